@@ -1,0 +1,68 @@
+"""One exception tree for the whole arena.
+
+::
+
+    ArenaError
+    ├── UserError            a mistake in the user's input: one line, exit status 2
+    │   ├── ConfigError      a league file or CLI value that is invalid (names file and key)
+    │   └── ResultsError     a results folder that cannot be used (locked, incomparable)
+    └── BotFault             a bot broke the rules; ``verdict`` is the class recorded
+        ├── BotTimeout       "timeout": no answer within the decision limit and the bank
+        ├── BotIllegal       "illegal": an action not in the legal list
+        │                    (engines raise engines.base.IllegalAction; the referee maps it here)
+        ├── BotProtocolError "protocol": not JSON, wrong shape, line too long
+        ├── BotCrash         "crash": the process exited or closed its output
+        └── BotStartup       "startup": no valid ``ready`` within the start-up limit
+
+``cli.py`` catches :class:`UserError` once and prints its message; bot faults never reach the
+user as exceptions: the referee turns them into verdicts.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class ArenaError(Exception):
+    """Base of every error the arena raises on purpose."""
+
+
+class UserError(ArenaError):
+    """A mistake in what the user gave us; the message says what and how to fix it."""
+
+
+class ConfigError(UserError):
+    """An invalid league file or command-line value."""
+
+
+class ResultsError(UserError):
+    """A results folder that cannot be used as asked."""
+
+
+class BotFault(ArenaError):
+    """A bot broke the protocol or the rules; ``verdict`` names the class."""
+
+    verdict: ClassVar[str] = "fault"
+
+
+class BotTimeout(BotFault):
+    verdict = "timeout"
+
+
+class BotIllegal(BotFault):
+    verdict = "illegal"
+
+
+class BotProtocolError(BotFault):
+    verdict = "protocol"
+
+
+class BotCrash(BotFault):
+    verdict = "crash"
+
+
+class BotStartup(BotFault):
+    verdict = "startup"
+
+
+VERDICTS: tuple[str, ...] = ("timeout", "illegal", "protocol", "crash", "startup")

@@ -1,0 +1,147 @@
+"""Protocol v1: JSON lines between the referee and a bot (contract).
+
+Every message is one JSON object on one ``\\n``-terminated UTF-8 line. The referee sends
+``hello``, ``start``, ``act``, ``substituted``, ``end`` and ``bye``; a bot answers ``hello``
+with ``ready`` and ``act`` with ``action``. ``docs/protocol.md`` documents each message.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from arena.errors import BotIllegal, BotProtocolError
+
+PROTOCOL_VERSION = 1
+MAX_LINE_BYTES = 1 << 20  # default cap on one line from a bot
+MAX_NOTE_CHARS = 200
+
+Message = dict[str, Any]
+
+_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def encode(message: Message) -> bytes:
+    """One message as a protocol line (compact JSON plus ``\\n``)."""
+    return (_encoder.encode(message) + "\n").encode("utf-8")
+
+
+def decode(line: bytes | str) -> Message:
+    """Parse one line into a message object, or raise :class:`BotProtocolError`."""
+    try:
+        message = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BotProtocolError(f"not a JSON line: {_preview(line)}") from exc
+    if not isinstance(message, dict):
+        raise BotProtocolError(f"expected a JSON object, got {_preview(line)}")
+    if not isinstance(message.get("type"), str):
+        raise BotProtocolError(f"message without a string 'type': {_preview(line)}")
+    return message
+
+
+def _preview(line: bytes | str, limit: int = 80) -> str:
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    text = text.strip()
+    return repr(text[:limit] + ("..." if len(text) > limit else ""))
+
+
+# -- referee -> bot --------------------------------------------------------------------------
+
+
+def hello(
+    engine: str, engine_version: str, options: dict[str, Any], limits: dict[str, Any]
+) -> Message:
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL_VERSION,
+        "engine": engine,
+        "engine_version": engine_version,
+        "options": options,
+        "limits": limits,
+    }
+
+
+def start(game: str, seat: int, players: int, seed: int) -> Message:
+    return {"type": "start", "game": game, "seat": seat, "players": players, "seed": seed}
+
+
+def act(
+    game: str,
+    step: int,
+    observation: dict[str, Any],
+    legal: list[dict[str, Any]],
+    time_ms: int,
+    bank_ms: int,
+) -> Message:
+    return {
+        "type": "act",
+        "game": game,
+        "step": step,
+        "observation": observation,
+        "legal": legal,
+        "time_ms": time_ms,
+        "bank_ms": bank_ms,
+    }
+
+
+def substituted(game: str, step: int, action: dict[str, Any], reason: str) -> Message:
+    return {"type": "substituted", "game": game, "step": step, "action": action, "reason": reason}
+
+
+def end(game: str, result: dict[str, Any], observation: dict[str, Any]) -> Message:
+    return {"type": "end", "game": game, "result": result, "observation": observation}
+
+
+BYE: Message = {"type": "bye"}
+
+
+# -- bot -> referee --------------------------------------------------------------------------
+
+
+def ready(name: str, version: str = "0") -> Message:
+    return {"type": "ready", "name": name, "version": version}
+
+
+def action_index(index: int, note: str | None = None) -> Message:
+    message: Message = {"type": "action", "index": index}
+    if note:
+        message["note"] = note[:MAX_NOTE_CHARS]
+    return message
+
+
+def check_ready(message: Message) -> Message:
+    """Validate a ``ready`` answer to ``hello``."""
+    if message["type"] != "ready":
+        raise BotProtocolError(f"expected 'ready', got {message['type']!r}")
+    name = message.get("name", "")
+    if not isinstance(name, str):
+        raise BotProtocolError("'ready' field 'name' must be a string")
+    return message
+
+
+def chosen_index(message: Message, legal: list[dict[str, Any]]) -> int:
+    """The index into ``legal`` an ``action`` message chose.
+
+    Raises :class:`BotProtocolError` for a message of the wrong shape and
+    :class:`arena.errors.BotIllegal` for an index out of range or an action not in the list.
+    """
+    if message["type"] != "action":
+        raise BotProtocolError(f"expected 'action', got {message['type']!r}")
+    if "index" in message:
+        index = message["index"]
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise BotProtocolError(f"'index' must be an integer, got {index!r}")
+        if not 0 <= index < len(legal):
+            raise BotIllegal(f"index {index} out of range (0..{len(legal) - 1})")
+        return index
+    if "action" in message:
+        action = message["action"]
+        if not isinstance(action, dict):
+            raise BotProtocolError(f"'action' must be an object, got {action!r}")
+        try:
+            return legal.index(action)
+        except ValueError:
+            raise BotIllegal(
+                f"action not in the legal list: {_preview(json.dumps(action))}"
+            ) from None
+    raise BotProtocolError("an 'action' message needs 'index' or 'action'")

@@ -1,0 +1,110 @@
+"""Write a Python bot as one function; this module runs the protocol loop.
+
+A bot is a function ``choose(observation, legal, game)`` that returns either the index of
+the chosen action in ``legal`` or the action object itself::
+
+    from arena.sdk import run
+
+    def choose(observation, legal, game):
+        return game.rng.randrange(len(legal))
+
+    if __name__ == "__main__":
+        run(choose, name="my-bot")
+
+``game`` is a :class:`GameInfo`: the engine and its options, this bot's seat, the number of
+players, a :class:`random.Random` seeded from the referee's ``start`` seed (so the bot is
+deterministic), and the clock. The SDK answers ``hello``, keeps one ``GameInfo`` per game,
+and exits on ``bye`` or when stdin closes.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from arena import protocol
+
+Action = dict[str, Any]
+
+
+@dataclass
+class GameInfo:
+    """What a bot knows about the game it is playing, besides the observation."""
+
+    engine: str
+    options: dict[str, Any]
+    game: str
+    seat: int
+    players: int
+    seed: int
+    rng: random.Random = field(repr=False)
+    step: int = 0
+    time_ms: int = 0
+    bank_ms: int = 0
+    memory: dict[str, Any] = field(default_factory=dict)  # free for the bot's own use
+
+
+Choose = Callable[[dict[str, Any], list[Action], GameInfo], "int | Action"]
+OnEnd = Callable[[dict[str, Any], dict[str, Any], GameInfo], None]
+
+
+def run(
+    choose: Choose,
+    *,
+    name: str,
+    version: str = "0",
+    on_end: OnEnd | None = None,
+    stdin: IO[bytes] | None = None,
+    stdout: IO[bytes] | None = None,
+) -> None:
+    """Serve the protocol on stdin/stdout until ``bye`` or end of input."""
+    reader = stdin if stdin is not None else sys.stdin.buffer
+    writer = stdout if stdout is not None else sys.stdout.buffer
+    engine = ""
+    options: dict[str, Any] = {}
+    games: dict[str, GameInfo] = {}
+
+    def send(message: dict[str, Any]) -> None:
+        writer.write(protocol.encode(message))
+        writer.flush()
+
+    for line in reader:
+        if not line.strip():
+            continue
+        message = protocol.decode(line)
+        kind = message["type"]
+        if kind == "hello":
+            engine = message.get("engine", "")
+            options = message.get("options", {})
+            send(protocol.ready(name, version))
+        elif kind == "start":
+            games[message["game"]] = GameInfo(
+                engine=engine,
+                options=options,
+                game=message["game"],
+                seat=message["seat"],
+                players=message["players"],
+                seed=message["seed"],
+                rng=random.Random(message["seed"]),
+            )
+        elif kind == "act":
+            info = games[message["game"]]
+            info.step = message["step"]
+            info.time_ms = message.get("time_ms", 0)
+            info.bank_ms = message.get("bank_ms", 0)
+            legal = message["legal"]
+            choice = choose(message["observation"], legal, info)
+            if isinstance(choice, int):
+                send(protocol.action_index(choice))
+            else:
+                send({"type": "action", "action": choice})
+        elif kind == "end":
+            finished = games.pop(message["game"]) if message["game"] in games else None
+            if on_end is not None and finished is not None:
+                on_end(message["result"], message.get("observation", {}), finished)
+        elif kind == "bye":
+            return
+        # "substituted" and unknown message types need no answer

@@ -1,0 +1,1 @@
+"""Runnable bots; each is usable as ``python -m bots.<name>``."""

@@ -1,0 +1,54 @@
+"""The registry of rules engines.
+
+Engines are imported only when asked for, so ``arena --help`` stays fast::
+
+    >>> import engines
+    >>> engines.names()[:1]
+    ['cat-yard']
+    >>> engines.get("space-five").title
+    'Space Five (Piątka z kosmosu)'
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engines.base import Engine
+
+# engine name -> module that defines ENGINE
+_MODULES: dict[str, str] = {
+    "cat-yard": "engines.cat_yard",
+    "good-boy": "engines.good_boy",
+    "if-it-fits": "engines.if_it_fits",
+    "little-everdell": "engines.little_everdell",
+    "space-five": "engines.space_five",
+}
+
+
+class UnknownEngine(KeyError):
+    """No engine of that name is registered."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(name)
+
+    def __str__(self) -> str:
+        return f"unknown engine {self.name!r}; valid engines: {', '.join(names())}"
+
+
+def names() -> list[str]:
+    """The names of every registered engine, sorted."""
+    return sorted(_MODULES)
+
+
+def get(name: str) -> Engine:
+    """The engine called ``name`` (imported on first use)."""
+    try:
+        module_name = _MODULES[name]
+    except KeyError:
+        raise UnknownEngine(name) from None
+    module = importlib.import_module(module_name)
+    engine: Engine = module.ENGINE
+    return engine
