@@ -98,9 +98,11 @@ def run(
             legal = message["legal"]
             choice = choose(message["observation"], legal, info)
             if isinstance(choice, int):
-                send(protocol.action_index(choice))
+                answer = protocol.action_index(choice)
             else:
-                send({"type": "action", "action": choice})
+                answer = {"type": "action", "action": choice}
+            answer["step"] = info.step
+            send(answer)
         elif kind == "end":
             finished = games.pop(message["game"]) if message["game"] in games else None
             if on_end is not None and finished is not None:

@@ -1,0 +1,295 @@
+"""Bot subprocesses: start, handshake, request/answer under deadlines, and a certain end.
+
+Every bot process goes through :func:`host_bot`, which owns its process group: the process
+is started in a new session (so its pid is its group id), its stderr is drained into a
+capped log, and on every exit path (normal end, error, cancellation, Ctrl-C) the shielded
+clean-up says ``bye``, waits a short grace, kills the whole group and reaps the process
+before anything is re-raised. Nothing else in the arena starts processes.
+
+:class:`BotProcess` is the running bot as the referee uses it; :class:`BotPool` keeps idle
+processes of one bot for reuse across games.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import resource
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from arena import protocol
+from arena.config import BotSpec, Limits
+from arena.errors import BotCrash, BotFault, BotProtocolError, BotStartup, BotTimeout
+
+_CHUNK = 1 << 16
+_PR_SET_PDEATHSIG = 1
+
+
+class LineReader:
+    """Read ``\\n``-terminated lines from a stream, never holding more than one capped line."""
+
+    def __init__(self, stream: trio.abc.ReceiveStream, max_line: int) -> None:
+        self._stream = stream
+        self._buffer = bytearray()
+        self._scanned = 0  # bytes of the buffer known to hold no newline
+        self._max_line = max_line
+
+    def pending(self) -> bool:
+        return b"\n" in self._buffer
+
+    async def readline(self) -> bytes:
+        """The next line without its newline; :class:`BotCrash` at end of stream."""
+        while True:
+            end = self._buffer.find(b"\n", self._scanned)
+            if end >= 0:
+                line = bytes(self._buffer[:end])
+                del self._buffer[: end + 1]
+                self._scanned = 0
+                return line
+            self._scanned = len(self._buffer)
+            if self._scanned > self._max_line:
+                self._buffer.clear()
+                self._scanned = 0
+                raise BotProtocolError(f"line longer than {self._max_line} bytes")
+            chunk = await self._stream.receive_some(_CHUNK)
+            if not chunk:
+                raise BotCrash("closed its output (the process exited or closed stdout)")
+            self._buffer += chunk
+
+
+@dataclass
+class StderrLog:
+    """One bot's capped stderr log, shared by all its processes."""
+
+    path: Path | None
+    cap: int
+    written: int = 0
+    dropped: int = 0
+
+    def write(self, chunk: bytes | bytearray) -> None:
+        if self.path is None:
+            return
+        room = self.cap - self.written
+        if room <= 0:
+            self.dropped += len(chunk)
+            return
+        kept = chunk[:room]
+        with self.path.open("ab") as handle:
+            handle.write(kept)
+            if len(kept) < len(chunk):
+                handle.write(b"\n[arena: stderr cap reached; further output dropped]\n")
+        self.written += len(kept)
+        self.dropped += len(chunk) - len(kept)
+
+
+def _child_setup() -> None:
+    """Runs in the child before exec: no core dumps, and die with the referee."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass  # not Linux: the process-group kill still applies on every clean exit
+
+
+def _bot_environment(workdir: Path) -> dict[str, str]:
+    """A scrubbed environment: only what a program needs to start."""
+    keep = ("PATH", "LANG", "LC_ALL", "TZ", "PYTHONPATH", "VIRTUAL_ENV", "SYSTEMROOT")
+    env = {key: os.environ[key] for key in keep if key in os.environ}
+    env["HOME"] = str(workdir)
+    env["TMPDIR"] = str(workdir)
+    env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+@dataclass
+class BotProcess:
+    """A running, handshaken bot process."""
+
+    spec: BotSpec
+    process: trio.Process
+    reader: LineReader
+    limits: Limits
+    startup_s: float = 0.0
+    ready: dict[str, Any] = field(default_factory=dict)
+    broken: bool = False  # after any fault: never reused
+    games_played: int = 0
+    _closed: trio.Event = field(default_factory=trio.Event)
+
+    async def send(self, message: bytes) -> None:
+        """Send a line that needs no answer."""
+        try:
+            assert self.process.stdin is not None
+            await self.process.stdin.send_all(message)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self.broken = True
+            raise BotCrash("stopped reading its input (the process exited?)") from None
+
+    async def request(self, message: bytes, timeout_s: float) -> tuple[dict[str, Any], float]:
+        """Send ``message`` and wait for one answer line; return it and the seconds taken."""
+        started = time.perf_counter()
+        try:
+            with trio.fail_after(max(timeout_s, 0.0)):
+                await self.send(message)
+                line = await self.reader.readline()
+        except trio.TooSlowError:
+            self.broken = True
+            raise BotTimeout(f"no answer within {timeout_s * 1000:.0f} ms") from None
+        except BotFault:
+            self.broken = True
+            raise
+        elapsed = time.perf_counter() - started
+        try:
+            answer = protocol.decode(line)
+        except BotFault:
+            self.broken = True
+            raise
+        return answer, elapsed
+
+    def close(self) -> None:
+        """Ask the host task to say bye and end the process."""
+        self._closed.set()
+
+    def exit_code(self) -> int | None:
+        return self.process.returncode
+
+
+async def _drain(stream: trio.abc.ReceiveStream, log: StderrLog) -> None:
+    while chunk := await stream.receive_some(_CHUNK):
+        log.write(chunk)
+
+
+async def _shutdown(process: trio.Process, bye_ms: int, polite: bool) -> None:
+    """Say bye, give a grace period, then kill the whole group and reap. Always completes."""
+    with trio.CancelScope(shield=True):
+        if polite and process.returncode is None and process.stdin is not None:
+            with trio.move_on_after(bye_ms / 1000):
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    await process.stdin.send_all(protocol.encode(protocol.BYE))
+        if process.stdin is not None:
+            await process.stdin.aclose()
+        if polite:
+            with trio.move_on_after(bye_ms / 1000):
+                await process.wait()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)  # also any child left in the group
+        await process.wait()
+
+
+async def host_bot(
+    spec: BotSpec,
+    limits: Limits,
+    hello: bytes,
+    workdir: Path,
+    log: StderrLog,
+    *,
+    task_status: trio.TaskStatus[BotProcess | BotFault] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Run one bot process for as long as it is wanted (``nursery.start`` this).
+
+    Reports through ``task_status`` either the handshaken :class:`BotProcess` or the
+    :class:`BotFault` that prevented it; in both cases the process is gone when this returns.
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    try:
+        process = await trio.lowlevel.open_process(
+            spec.argv(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=str(workdir),
+            env=_bot_environment(workdir),
+            start_new_session=True,
+            preexec_fn=_child_setup,
+        )
+    except OSError as exc:
+        task_status.started(BotStartup(f"cannot start {spec.argv()[0]!r}: {exc.strerror}"))
+        return
+    assert process.stdout is not None and process.stderr is not None
+    bot = BotProcess(spec, process, LineReader(process.stdout, limits.line_bytes), limits)
+    polite = True
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_drain, process.stderr, log)
+            try:
+                answer, _ = await bot.request(hello, limits.startup_ms / 1000)
+                bot.ready = protocol.check_ready(answer)
+            except BotFault as fault:
+                polite = False
+                startup = BotStartup(f"no valid 'ready' ({fault.verdict}: {fault})")
+                task_status.started(startup)
+                nursery.cancel_scope.cancel()
+                return
+            bot.startup_s = time.perf_counter() - started
+            task_status.started(bot)
+            await bot._closed.wait()
+            polite = not bot.broken
+            nursery.cancel_scope.cancel()
+    finally:
+        await _shutdown(process, limits.bye_ms, polite)
+
+
+class BotPool:
+    """Idle processes of one bot, reused game after game; broken ones are replaced."""
+
+    def __init__(
+        self,
+        spec: BotSpec,
+        limits: Limits,
+        hello: bytes,
+        workroot: Path,
+        log: StderrLog,
+        nursery: trio.Nursery,
+    ) -> None:
+        self.spec = spec
+        self.limits = limits
+        self._hello = hello
+        self._workroot = workroot
+        self.log = log
+        self._nursery = nursery
+        self._idle: list[BotProcess] = []
+        self._spawned = 0
+        self.start_failures = 0
+        self.last_failure: str = ""
+
+    async def acquire(self) -> BotProcess:
+        """An idle process, or a freshly started one; raises :class:`BotStartup`."""
+        if self._idle:
+            return self._idle.pop()
+        self._spawned += 1
+        workdir = self._workroot / f"{_safe(self.spec.name)}-{self._spawned}"
+        outcome = await self._nursery.start(
+            host_bot, self.spec, self.limits, self._hello, workdir, self.log
+        )
+        if isinstance(outcome, BotFault):
+            self.start_failures += 1
+            self.last_failure = str(outcome)
+            raise outcome
+        return outcome
+
+    def release(self, bot: BotProcess) -> None:
+        """Give a process back after a game; a broken or exited one is ended instead."""
+        bot.games_played += 1
+        if bot.broken or bot.exit_code() is not None or bot.reader.pending():
+            bot.close()
+        else:
+            self._idle.append(bot)
+
+    def close_all(self) -> None:
+        for bot in self._idle:
+            bot.close()
+        self._idle.clear()
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)

@@ -1,0 +1,317 @@
+"""The ``arena`` command: parse, call, print. User mistakes end in one line and status 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from arena.errors import ConfigError, UserError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class ArenaGroup(click.Group):
+    """Turns every :class:`UserError` into ``arena: error: ...`` and exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UserError as exc:
+            click.echo(f"arena: error: {exc}", err=True)
+            ctx.exit(2)
+
+
+@click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tabletop-arena")
+def main() -> None:
+    """Tabletop Arena: leagues of tabletop-game bots.
+
+    \b
+    Example:
+      arena run configs/demo.toml
+    """
+
+
+@main.command()
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 256),
+    default=None,
+    help="Games at once (default: CPU count).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Results folder (default: results/<league name>).",
+)
+@click.option("--fresh", is_flag=True, help="Discard games already stored in the folder.")
+def run(config: str, jobs: int | None, out: str | None, fresh: bool) -> None:
+    """Run (or resume) the league in CONFIG and print its standings.
+
+    \b
+    Example:
+      arena run configs/demo.toml --jobs 2
+    """
+    import trio
+
+    from arena import config as config_module
+    from arena.league import run_league
+    from arena.progress import Progress
+
+    league = config_module.load(config)
+    folder = Path(out) if out else Path("results") / league.name
+    jobs = jobs or os.cpu_count() or 1
+    progress = Progress(league.name)
+    feed = None
+    if league.mode == "sprt":
+        from arena.sprt_feed import SprtFeed
+
+        feed = SprtFeed(league, echo=lambda line: click.echo(line, err=True))
+    outcome = trio.run(
+        lambda: run_league(league, folder, jobs=jobs, fresh=fresh, progress=progress, feed=feed)
+    )
+    if outcome.interrupted:
+        progress.finish()
+        click.echo(
+            f"arena: stopped; {outcome.played + outcome.skipped} of {outcome.scheduled} games "
+            f"are stored in {folder}. Resume with: arena run {shlex.quote(config)}"
+            + (f" --out {shlex.quote(out)}" if out else ""),
+            err=True,
+        )
+        sys.exit(130)
+    for name, reason in outcome.disqualified.items():
+        click.echo(f"arena: bot {name!r} was disqualified: {reason}", err=True)
+    if outcome.stopped_early:
+        click.echo(f"arena: {outcome.stopped_early}", err=True)
+    click.echo(
+        f"{outcome.played} games played, {outcome.skipped} already stored, in {folder}", err=True
+    )
+    _print_standings(folder, "table", write=True)
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "markdown", "csv", "json"]),
+    default="table",
+    show_default=True,
+)
+@click.option(
+    "--model",
+    type=click.Choice(["bt", "pl"]),
+    default="bt",
+    show_default=True,
+    help="Bradley-Terry on pairwise outcomes, or Plackett-Luce on finishing orders.",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["ml", "online"]),
+    default="ml",
+    show_default=True,
+    help="Maximum likelihood over all games, or online Elo in game order.",
+)
+@click.option(
+    "--anchor",
+    default=None,
+    metavar="BOT[=RATING]",
+    help="Pin a bot's rating (default: pool mean 1500).",
+)
+def standings(folder: str, fmt: str, model: str, method: str, anchor: str | None) -> None:
+    """Print the standings of a results FOLDER.
+
+    \b
+    Example:
+      arena standings results/demo --format markdown
+    """
+    _print_standings(Path(folder), fmt, model=model, method=method, anchor=anchor)
+
+
+def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: Any) -> None:
+    from arena import report, store
+    from arena.ratings import compute_standings
+
+    store.read_league(folder)  # a clear error for a folder that is not a league's
+    table = compute_standings(store.read_games(folder), **kwargs)
+    if write:
+        store.write_standings_file(folder, table.to_dict())
+    click.echo(report.render(table, fmt))
+
+
+@main.command()
+@click.argument("engine")
+@click.option(
+    "--bot",
+    "bots",
+    multiple=True,
+    required=True,
+    metavar="CMD",
+    help="One per seat, a command line split as a shell would.",
+)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help='Engine option; VALUE is JSON (true, 3, "x") or a plain string.',
+)
+@click.option("--show", is_flag=True, help="Narrate the game and draw the table as it goes.")
+@click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True)
+def play(
+    engine: str,
+    bots: tuple[str, ...],
+    seed: int,
+    options: tuple[str, ...],
+    show: bool,
+    move_ms: int,
+) -> None:
+    """Play one game of ENGINE between bot commands and print the result.
+
+    \b
+    Example:
+      arena play space-five --bot 'python -m bots.random' \\
+          --bot 'python -m bots.space_five_greedy' --seed 7 --show
+    """
+    import trio
+
+    import engines as registry
+    from arena.config import BotSpec, Limits, Policy, parse_command
+    from arena.match import play_match
+    from engines.base import OptionError, resolve_options
+
+    try:
+        game_engine = registry.get(engine)
+    except registry.UnknownEngine as exc:
+        raise ConfigError(str(exc)) from None
+    if not game_engine.min_players <= len(bots) <= game_engine.max_players:
+        raise ConfigError(
+            f"{engine} takes {game_engine.min_players}..{game_engine.max_players} players; "
+            f"got {len(bots)} --bot"
+        )
+    try:
+        resolved = resolve_options(game_engine.option_specs(), _parse_options(options))
+        game_engine.new_game(len(bots), seed, resolved)
+    except (OptionError, ValueError) as exc:
+        raise ConfigError(str(exc)) from None
+    specs = [
+        BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd)) for i, cmd in enumerate(bots)
+    ]
+    on_step = None
+    if show:
+        shown = game_engine.new_game(len(bots), seed, resolved)
+        click.echo(shown.render(None))
+
+        def narrate(seat: int, action: dict[str, Any], step: int) -> None:
+            click.echo(f"{step:4d}  {shown.describe(action)}")
+            shown.apply(action)
+            if shown.to_move() != seat:
+                click.echo(shown.render(None))
+
+        on_step = narrate
+    record = trio.run(
+        lambda: play_match(
+            engine, specs, seed, resolved, Limits(move_ms=move_ms), Policy(), on_step
+        )
+    )
+    _print_game(record, [shlex.join(spec.cmd) for spec in specs])
+
+
+def _print_game(record: Mapping[str, Any], commands: list[str]) -> None:
+    from tabulate import tabulate
+
+    rows = []
+    for seat, cmd in enumerate(commands):
+        verdicts = ", ".join(f"{k} {v}" for k, v in record["verdicts"][seat].items()) or "-"
+        if record["forfeit"][seat]:
+            verdicts += " (forfeit)"
+        rows.append(
+            [
+                seat,
+                record["ranks"][seat],
+                record["scores"][seat],
+                record["decisions"][seat],
+                f"{record['think_ms'][seat]:.0f}",
+                verdicts,
+                cmd,
+            ]
+        )
+    click.echo(
+        tabulate(rows, headers=["seat", "rank", "score", "moves", "think ms", "verdicts", "bot"])
+    )
+    for seat, notes in enumerate(record["notes"]):
+        for note in notes:
+            click.echo(f"seat {seat}: {note}")
+
+
+def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--option {pair!r}: expected KEY=VALUE")
+        try:
+            options[key] = json.loads(raw)
+        except ValueError:
+            options[key] = raw
+    return options
+
+
+@main.command(name="engines")
+def list_engines() -> None:
+    """List the rules engines with their players and options.
+
+    \b
+    Example:
+      arena engines
+    """
+    from tabulate import tabulate
+
+    import engines as registry
+
+    rows = []
+    for name in registry.names():
+        engine = registry.get(name)
+        opts = ", ".join(f"{k}={v.default!r}" for k, v in engine.option_specs().items())
+        rows.append([name, engine.title, f"{engine.min_players}-{engine.max_players}", opts or "-"])
+    click.echo(tabulate(rows, headers=["engine", "title", "players", "options (defaults)"]))
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("game_id")
+def replay(folder: str, game_id: str) -> None:
+    """Re-simulate stored game GAME_ID of FOLDER from its seed and moves.
+
+    Exit status 0 when the stored result is reproduced, 1 when it is not.
+
+    \b
+    Example:
+      arena replay results/demo t0-b0-r1
+    """
+    from arena.replay import replay_record
+    from arena.store import read_games, read_league
+
+    read_league(Path(folder))
+    records = [r for r in read_games(Path(folder)) if r["id"] == game_id]
+    if not records:
+        raise UserError(f"{folder}: no stored game with id {game_id!r}")
+    problems = replay_record(records[0])
+    if problems:
+        click.echo(f"{game_id}: does NOT reproduce: " + "; ".join(problems))
+        sys.exit(1)
+    click.echo(
+        f"{game_id}: reproduces the stored result "
+        f"(scores {records[0]['scores']}, ranks {records[0]['ranks']})"
+    )

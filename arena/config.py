@@ -1,0 +1,410 @@
+"""League files (TOML) -> validated, frozen dataclasses.
+
+Every error is a :class:`~arena.errors.ConfigError` whose message names the file, the key and
+what would be valid. ``docs/leagues.md`` documents the schema.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import engines
+from arena.errors import ConfigError
+from engines.base import OptionError, resolve_options
+
+MODES = ("round-robin", "gauntlet", "sprt")
+POLICIES = ("forfeit", "random")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Clocks and caps for every bot of a league (``[limits]``)."""
+
+    move_ms: int = 1000  # per decision
+    bank_ms: int = 10_000  # overage bank per game; also pays for start-up
+    startup_ms: int = 10_000  # hello -> ready
+    line_bytes: int = 1 << 20  # longest protocol line a bot may write
+    stderr_bytes: int = 1 << 20  # stderr kept per bot in logs/<bot>.log
+    bye_ms: int = 1000  # grace to exit after bye before the process group is killed
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What the referee does on each verdict class (``[policy]``): forfeit or random."""
+
+    timeout: str = "random"
+    illegal: str = "forfeit"
+    protocol: str = "forfeit"
+    crash: str = "forfeit"
+    startup: str = "forfeit"
+
+    def for_verdict(self, verdict: str) -> str:
+        value: str = getattr(self, verdict)
+        return value
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One competitor: a unique name and the command that starts it."""
+
+    name: str
+    cmd: tuple[str, ...]
+
+    def argv(self) -> list[str]:
+        """The command to execute; a leading ``python``/``python3`` means this interpreter."""
+        head, *rest = self.cmd
+        if head in ("python", "python3"):
+            head = sys.executable
+        return [head, *rest]
+
+
+@dataclass(frozen=True)
+class SprtSpec:
+    """The sequential test of ``mode = "sprt"``: candidate against opponent."""
+
+    candidate: str
+    opponent: str
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    max_blocks: int = 1000
+    fillers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    """A validated league file."""
+
+    name: str
+    engine: str
+    engine_version: str
+    players: tuple[int, ...]
+    mode: str
+    rounds: int
+    seed: int
+    options: Mapping[str, Any]
+    limits: Limits
+    policy: Policy
+    bots: tuple[BotSpec, ...]
+    candidate: str | None = None
+    sprt: SprtSpec | None = None
+    source: str = field(default="", compare=False)
+
+    def bot(self, name: str) -> BotSpec:
+        return next(b for b in self.bots if b.name == name)
+
+    def to_toml(self) -> dict[str, Any]:
+        """The resolved config, as written to ``league.toml``."""
+        data: dict[str, Any] = {
+            "name": self.name,
+            "engine": self.engine,
+            "engine_version": self.engine_version,
+            "players": list(self.players),
+            "mode": self.mode,
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "limits": {f.name: getattr(self.limits, f.name) for f in fields(Limits)},
+            "policy": {f.name: getattr(self.policy, f.name) for f in fields(Policy)},
+            "bots": [{"name": b.name, "cmd": shlex.join(b.cmd)} for b in self.bots],
+        }
+        if self.candidate is not None:
+            data["candidate"] = self.candidate
+        if self.sprt is not None:
+            sprt = {f.name: getattr(self.sprt, f.name) for f in fields(SprtSpec)}
+            sprt["fillers"] = list(self.sprt.fillers)
+            data["sprt"] = sprt
+        return data
+
+
+_TOP_KEYS = {
+    "name",
+    "engine",
+    "players",
+    "mode",
+    "rounds",
+    "seed",
+    "options",
+    "limits",
+    "policy",
+    "bots",
+    "candidate",
+    "sprt",
+    "engine_version",
+}
+
+
+class _Reader:
+    """Typed access to one TOML table with errors that name the file and key."""
+
+    def __init__(self, source: str, table: Mapping[str, Any], prefix: str = "") -> None:
+        self.source = source
+        self.table = table
+        self.prefix = prefix
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        return ConfigError(f"{self.source}: {self.prefix}{key}: {message}")
+
+    def check_keys(self, allowed: set[str]) -> None:
+        for key in self.table:
+            if key not in allowed:
+                valid = ", ".join(sorted(allowed))
+                raise self.fail(key, f"unknown key; valid keys here: {valid}")
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        if key not in self.table:
+            if default is ...:
+                raise self.fail(key, "missing required key")
+            return default
+        value = self.table[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) and bool not in kinds:
+            raise self.fail(key, f"expected {_kind_names(kinds)}, got {value!r}")
+        if not isinstance(value, kinds):
+            raise self.fail(key, f"expected {_kind_names(kinds)}, got {value!r}")
+        return value
+
+    def positive_int(self, key: str, default: int, minimum: int = 1) -> int:
+        value: int = self.get(key, int, default)
+        if value < minimum:
+            raise self.fail(key, f"must be at least {minimum}, got {value}")
+        if value > 10**9:
+            raise self.fail(key, f"must be at most {10**9}, got {value}")
+        return value
+
+
+def _kind_names(kinds: tuple[type, ...]) -> str:
+    names = {int: "an integer", str: "a string", float: "a number", list: "a list"}
+    names.update({dict: "a table", bool: "true or false"})
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def load(path: str | os.PathLike[str]) -> LeagueConfig:
+    """Read and validate a league file."""
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{source}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{source}: cannot read: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    default_name = Path(path).stem
+    return parse(data, source=source, default_name=default_name)
+
+
+def parse(
+    data: Mapping[str, Any], *, source: str = "<config>", default_name: str = "league"
+) -> LeagueConfig:
+    """Validate an already-parsed league table."""
+    top = _Reader(source, data)
+    top.check_keys(_TOP_KEYS)
+    name = top.get("name", str, default_name)
+    if not name or "/" in name or name.startswith(".") or not name.isprintable():
+        raise top.fail("name", f"must be a plain folder name, got {name!r}")
+
+    engine_name = top.get("engine", str)
+    try:
+        engine = engines.get(engine_name)
+    except engines.UnknownEngine as exc:
+        raise top.fail("engine", str(exc)) from None
+
+    players = _players(top, engine.min_players, engine.max_players)
+    mode = top.get("mode", str, "round-robin")
+    if mode not in MODES:
+        raise top.fail("mode", f"unknown mode {mode!r}; valid modes: {', '.join(MODES)}")
+    rounds = top.positive_int("rounds", 1)
+    seed = top.get("seed", int, 1)
+    if not 0 <= seed < 2**63:
+        raise top.fail("seed", f"must be between 0 and 2**63-1, got {seed}")
+
+    given_options = top.get("options", dict, {})
+    try:
+        options = resolve_options(engine.option_specs(), given_options)
+        if min(players) >= engine.min_players:
+            for count in players:
+                engine.new_game(count, 0, options)
+    except OptionError as exc:
+        raise ConfigError(f"{source}: options: {exc}") from None
+    except ValueError as exc:
+        raise ConfigError(f"{source}: options: {exc}") from None
+
+    limits = _limits(_Reader(source, top.get("limits", dict, {}), "limits."))
+    policy = _policy(_Reader(source, top.get("policy", dict, {}), "policy."))
+    bots = _bots(top)
+    names = [b.name for b in bots]
+
+    candidate = top.get("candidate", str, None)
+    if candidate is not None and candidate not in names:
+        raise top.fail("candidate", f"no bot named {candidate!r}; bots: {', '.join(names)}")
+    if mode == "gauntlet" and candidate is None:
+        raise top.fail("candidate", "mode 'gauntlet' needs candidate = \"<bot name>\"")
+
+    sprt = None
+    if mode == "sprt":
+        sprt = _sprt(_Reader(source, top.get("sprt", dict), "sprt."), names, players)
+    elif "sprt" in data:
+        raise top.fail("sprt", 'only allowed with mode = "sprt"')
+
+    needed = max(players)
+    if mode == "round-robin" and len(bots) < needed:
+        raise top.fail(
+            "bots", f"{len(bots)} bot(s) cannot fill a table of {needed} seats; add bots"
+        )
+    if mode == "gauntlet" and len(bots) < needed:
+        raise top.fail("bots", f"a gauntlet with {needed} seats needs at least {needed} bots")
+    return LeagueConfig(
+        name=name,
+        engine=engine_name,
+        engine_version=engine.version,
+        players=players,
+        mode=mode,
+        rounds=rounds,
+        seed=seed,
+        options=options,
+        limits=limits,
+        policy=policy,
+        bots=bots,
+        candidate=candidate,
+        sprt=sprt,
+        source=source,
+    )
+
+
+def _players(top: _Reader, low: int, high: int) -> tuple[int, ...]:
+    value = top.get("players", (int, list), None)
+    if value is None:
+        value = [max(low, 2) if high >= 2 else low]
+    counts = value if isinstance(value, list) else [value]
+    if not counts:
+        raise top.fail("players", "must name at least one table size")
+    for count in counts:
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise top.fail("players", f"expected integers, got {count!r}")
+        if not low <= count <= high:
+            raise top.fail("players", f"{count} is outside this engine's range {low}..{high}")
+    if len(set(counts)) != len(counts):
+        raise top.fail("players", "a table size is listed twice")
+    return tuple(counts)
+
+
+def _limits(reader: _Reader) -> Limits:
+    reader.check_keys({f.name for f in fields(Limits)})
+    defaults = Limits()
+    values = {
+        f.name: reader.positive_int(f.name, getattr(defaults, f.name), minimum=1)
+        for f in fields(Limits)
+    }
+    return Limits(**values)
+
+
+def _policy(reader: _Reader) -> Policy:
+    reader.check_keys({f.name for f in fields(Policy)})
+    defaults = Policy()
+    values: dict[str, str] = {}
+    for f in fields(Policy):
+        value = reader.get(f.name, str, getattr(defaults, f.name))
+        if value not in POLICIES:
+            raise reader.fail(f.name, f"must be one of {', '.join(POLICIES)}, got {value!r}")
+        values[f.name] = value
+    return Policy(**values)
+
+
+def _bots(top: _Reader) -> tuple[BotSpec, ...]:
+    raw = top.get("bots", list)
+    bots: list[BotSpec] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(raw):
+        if not isinstance(entry, dict):
+            raise top.fail(f"bots[{i}]", "each bot is a table with name and cmd ([[bots]])")
+        reader = _Reader(top.source, entry, f"bots[{i}].")
+        reader.check_keys({"name", "cmd"})
+        name = reader.get("name", str)
+        if not name or not name.isprintable() or "/" in name or name.strip() != name:
+            raise reader.fail("name", f"must be a printable name without '/', got {name!r}")
+        if name in seen:
+            raise reader.fail("name", f"duplicate bot name {name!r}; names must be unique")
+        seen.add(name)
+        bots.append(BotSpec(name, parse_command(reader.get("cmd", str), reader.fail)))
+    if not bots:
+        raise top.fail("bots", "the field is empty; add [[bots]] entries")
+    return tuple(bots)
+
+
+def parse_command(cmd: str, fail: Any = None) -> tuple[str, ...]:
+    """Split a bot command as a shell would and check that its program exists.
+
+    Relative paths that exist (``bots/js/random.mjs``) are made absolute, because every bot
+    runs in a private working directory.
+    """
+
+    def error(message: str) -> ConfigError:
+        return fail("cmd", message) if fail else ConfigError(message)
+
+    try:
+        argv = shlex.split(cmd)
+    except ValueError as exc:
+        raise error(f"cannot split command {cmd!r}: {exc}") from None
+    if not argv:
+        raise error("empty command")
+    program = argv[0]
+    if program not in ("python", "python3") and shutil.which(program) is None:
+        raise error(f"command not found: {program!r} (in {cmd!r})")
+    resolved = [program if "/" not in program else str(Path(program).resolve())]
+    for arg in argv[1:]:
+        path = Path(arg)
+        is_relative_file = not arg.startswith("-") and not path.is_absolute() and path.exists()
+        resolved.append(str(path.resolve()) if is_relative_file else arg)
+    return tuple(resolved)
+
+
+def _sprt(reader: _Reader, names: list[str], players: tuple[int, ...]) -> SprtSpec:
+    reader.check_keys({f.name for f in fields(SprtSpec)})
+    candidate = reader.get("candidate", str)
+    opponent = reader.get("opponent", str)
+    for key, value in (("candidate", candidate), ("opponent", opponent)):
+        if value not in names:
+            raise reader.fail(key, f"no bot named {value!r}; bots: {', '.join(names)}")
+    if candidate == opponent:
+        raise reader.fail("opponent", "must differ from the candidate")
+    fillers = tuple(reader.get("fillers", list, []))
+    for filler in fillers:
+        if filler not in names:
+            raise reader.fail("fillers", f"no bot named {filler!r}")
+    if len(players) != 1:
+        raise reader.fail("players", "an SPRT league plays one table size")
+    if players[0] - 2 != len(fillers):
+        needed = players[0] - 2
+        raise reader.fail("fillers", f"a {players[0]}-seat game needs {needed} filler bot(s)")
+
+    def number(key: str, default: float) -> float:
+        return float(reader.get(key, (int, float), default))
+
+    spec = SprtSpec(
+        candidate=candidate,
+        opponent=opponent,
+        elo0=number("elo0", 0.0),
+        elo1=number("elo1", 10.0),
+        alpha=number("alpha", 0.05),
+        beta=number("beta", 0.05),
+        max_blocks=reader.positive_int("max_blocks", 1000),
+        fillers=fillers,
+    )
+    if not spec.elo0 < spec.elo1:
+        raise reader.fail("elo1", "must be greater than elo0")
+    for key in ("alpha", "beta"):
+        if not 0 < getattr(spec, key) < 0.5:
+            raise reader.fail(key, "must be between 0 and 0.5")
+    return spec

@@ -1,0 +1,267 @@
+"""Run a league: ``jobs`` games at once on one trio loop, bot pools, resume, clean stop.
+
+Finished games are stored the moment they end; a stopped run (Ctrl-C, SIGTERM) keeps them
+and drops only the games in flight, and running the same config again plays only what is
+missing. Every bot process is ended before :func:`run_league` returns, on every path.
+"""
+
+from __future__ import annotations
+
+import signal
+import tempfile
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+import engines
+from arena import protocol
+from arena.botproc import BotPool, StderrLog
+from arena.config import LeagueConfig
+from arena.errors import BotStartup
+from arena.referee import play_game
+from arena.schedule import GameSpec, iter_blocks
+from arena.seats import ProcessSeat, Seat
+from arena.store import ResultsDir, read_games
+
+Record = dict[str, Any]
+
+
+@dataclass
+class LeagueOutcome:
+    """What a run did."""
+
+    scheduled: int
+    played: int
+    skipped: int
+    interrupted: bool = False
+    disqualified: dict[str, str] = field(default_factory=dict)
+    stopped_early: str = ""
+
+
+class FailedSeat:
+    """A seat whose bot could not be started: it forfeits at the start of the game."""
+
+    def __init__(self, name: str, fault: BotStartup) -> None:
+        self.name = name
+        self._fault = fault
+
+    def startup_charge_ms(self) -> float:
+        return 0.0
+
+    async def start(self, game: str, seat: int, players: int, seed: int) -> None:
+        raise self._fault
+
+    async def act(
+        self,
+        game: str,
+        step: int,
+        observation: dict[str, Any],
+        legal: list[dict[str, Any]],
+        time_ms: int,
+        bank_ms: int,
+    ) -> tuple[int, float]:
+        raise self._fault
+
+    async def substituted(self, game: str, step: int, action: dict[str, Any], reason: str) -> None:
+        raise self._fault
+
+    async def end(self, game: str, result: dict[str, Any], observation: dict[str, Any]) -> None:
+        raise self._fault
+
+
+class BlockFeed:
+    """Which blocks to play; a sequential test may stop the feed early (``mode = sprt``)."""
+
+    def __init__(self, blocks: Iterable[list[GameSpec]], total: int) -> None:
+        self._blocks = iter(blocks)
+        self.total = total  # games if every block is played
+        self.stop_reason = ""
+
+    @classmethod
+    def for_config(cls, config: LeagueConfig) -> BlockFeed:
+        """Every block of a round-robin or gauntlet league."""
+        blocks = list(iter_blocks(config, config.rounds))
+        return cls(blocks, sum(len(block) for block in blocks))
+
+    def __iter__(self) -> Iterator[list[GameSpec]]:
+        for block in self._blocks:
+            if self.stop_reason:
+                return
+            yield block
+
+    def block_done(self, games: list[Record]) -> None:
+        """Called with each complete block, in schedule order."""
+
+
+ProgressHook = Callable[[int, int], None]
+
+
+async def run_league(
+    config: LeagueConfig,
+    folder: Path,
+    *,
+    jobs: int,
+    fresh: bool = False,
+    progress: ProgressHook | None = None,
+    feed: BlockFeed | None = None,
+    max_start_failures: int = 3,
+) -> LeagueOutcome:
+    """Play every missing game of ``config`` into ``folder``; see the module docstring."""
+    store = ResultsDir(folder)
+    done = store.open(config.to_toml(), fresh=fresh)
+    try:
+        run = _LeagueRun(
+            config,
+            store,
+            feed if feed is not None else BlockFeed.for_config(config),
+            {record["id"]: record for record in read_games(folder) if record["id"] in done},
+            progress,
+            max_start_failures,
+        )
+        with (
+            tempfile.TemporaryDirectory(prefix="arena-bots-") as workroot,
+            trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals,
+        ):
+            await run.play(Path(workroot), signals, max(1, jobs))
+    finally:
+        store.close()
+    return run.outcome
+
+
+class _LeagueRun:
+    """The state of one ``run_league`` call."""
+
+    def __init__(
+        self,
+        config: LeagueConfig,
+        store: ResultsDir,
+        feed: BlockFeed,
+        stored: dict[str, Record],
+        progress: ProgressHook | None,
+        max_start_failures: int,
+    ) -> None:
+        self.config = config
+        self.engine = engines.get(config.engine)
+        self.store = store
+        self.feed = feed
+        self.stored = stored
+        self.progress = progress
+        self.max_start_failures = max_start_failures
+        self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
+        self.partial_blocks: dict[tuple[int, int], dict[str, Record]] = {}
+        self.pools: dict[str, BotPool] = {}
+
+    def _hello(self) -> bytes:
+        limits = self.config.limits
+        return protocol.encode(
+            protocol.hello(
+                self.config.engine,
+                self.engine.version,
+                dict(self.config.options),
+                {"move_ms": limits.move_ms, "bank_ms": limits.bank_ms},
+            )
+        )
+
+    async def play(self, workroot: Path, signals: AsyncIterator[int], jobs: int) -> None:
+        hello = self._hello()
+        async with trio.open_nursery() as hosts:
+            for bot in self.config.bots:
+                log = StderrLog(self.store.log_path(bot.name), self.config.limits.stderr_bytes)
+                self.pools[bot.name] = BotPool(bot, self.config.limits, hello, workroot, log, hosts)
+            try:
+                async with trio.open_nursery() as games:
+                    games.start_soon(self._watch_signals, signals, games.cancel_scope)
+                    slots = trio.Semaphore(jobs)
+                    for block in self.feed:
+                        for spec in block:
+                            if spec.id in self.stored:
+                                self.outcome.skipped += 1
+                                self._collect(spec, self.stored[spec.id])
+                                continue
+                            await slots.acquire()
+                            games.start_soon(self._play_one, spec, slots)
+                    await _wait_until_idle(slots, jobs)
+                    games.cancel_scope.cancel()  # stops the signal watcher
+            finally:
+                for pool in self.pools.values():
+                    pool.close_all()
+        self.outcome.stopped_early = self.feed.stop_reason
+        self.outcome.disqualified = {
+            name: pool.last_failure
+            for name, pool in self.pools.items()
+            if pool.start_failures >= self.max_start_failures
+        }
+
+    async def _watch_signals(self, signals: AsyncIterator[int], scope: trio.CancelScope) -> None:
+        async for _ in signals:
+            self.outcome.interrupted = True
+            scope.cancel()
+            return
+
+    async def _play_one(self, spec: GameSpec, slots: trio.Semaphore) -> None:
+        try:
+            record = await _play_with_pools(
+                self.engine, self.config, spec, self.pools, self.max_start_failures
+            )
+            self.store.append(record)
+            self.outcome.played += 1
+            if self.progress is not None:
+                done = self.outcome.played + self.outcome.skipped
+                self.progress(done, self.outcome.scheduled)
+            self._collect(spec, record)
+        finally:
+            slots.release()
+
+    def _collect(self, spec: GameSpec, record: Record) -> None:
+        """Hand each complete block to the feed."""
+        key = (spec.table, spec.block)
+        games = self.partial_blocks.setdefault(key, {})
+        games[spec.id] = record
+        if len(games) == spec.players:
+            del self.partial_blocks[key]
+            self.feed.block_done(sorted(games.values(), key=lambda r: r["id"]))
+
+
+async def _wait_until_idle(slot: trio.Semaphore, jobs: int) -> None:
+    """Wait until every running game has released its slot."""
+    for _ in range(jobs):
+        await slot.acquire()
+    for _ in range(jobs):
+        slot.release()
+
+
+async def _play_with_pools(
+    engine: Any,
+    config: LeagueConfig,
+    spec: GameSpec,
+    pools: dict[str, BotPool],
+    max_start_failures: int,
+) -> Record:
+    seats: list[Seat] = []
+    taken: list[tuple[BotPool, ProcessSeat]] = []
+    finished = False
+    try:
+        for name in spec.seating:
+            pool = pools[name]
+            if pool.start_failures >= max_start_failures:
+                fault = BotStartup(f"disqualified after {pool.start_failures} failed starts")
+                seats.append(FailedSeat(name, fault))
+                continue
+            try:
+                seat = ProcessSeat(await pool.acquire())
+            except BotStartup as fault:
+                seats.append(FailedSeat(name, fault))
+                continue
+            seats.append(seat)
+            taken.append((pool, seat))
+        record = await play_game(engine, config.options, spec, seats, config.limits, config.policy)
+        finished = True
+        return record
+    finally:
+        for pool, seat in taken:
+            if not finished:
+                seat.bot.broken = True  # cut off mid-game: its next line would be stale
+            pool.release(seat.bot)

@@ -1,0 +1,157 @@
+"""Play ONE game: an engine state and one :class:`~arena.seats.Seat` per seat.
+
+The referee keeps each seat's clock (per-decision limit plus an overage bank), turns every
+fault into a verdict and applies the league's policy: ``random`` plays a seeded random legal
+action for that decision (the bot is told with ``substituted``); ``forfeit`` hands the seat
+to the seeded random policy for the rest of the game and ranks it last. It records moves as
+indices into the legal lists, so a stored game replays from its seed alone.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.config import Limits, Policy
+from arena.errors import BotFault
+from arena.schedule import GameSpec, bot_seed
+from arena.seats import Seat
+from engines.base import Engine, derive_rng
+
+Record = dict[str, Any]
+StepHook = Callable[[int, dict[str, Any], int], None]
+
+
+@dataclass
+class SeatClock:
+    """Per-seat bookkeeping of one game."""
+
+    bank_ms: float
+    decisions: int = 0
+    think_s: float = 0.0
+    verdicts: dict[str, int] = field(default_factory=dict)
+    forfeit: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def fault(self, fault: BotFault, step: int) -> None:
+        self.verdicts[fault.verdict] = self.verdicts.get(fault.verdict, 0) + 1
+        if len(self.notes) < 5:
+            self.notes.append(f"step {step}: {fault.verdict}: {fault}"[:300])
+
+
+def forfeit_ranks(ranks: Sequence[int], forfeited: Sequence[bool]) -> list[int]:
+    """Ranks with every forfeited seat placed last (sharing last place among themselves)."""
+    if not any(forfeited):
+        return list(ranks)
+    playing = [i for i, lost in enumerate(forfeited) if not lost]
+    adjusted = [0] * len(ranks)
+    for i in playing:
+        adjusted[i] = 1 + sum(1 for j in playing if ranks[j] < ranks[i])
+    for i, lost in enumerate(forfeited):
+        if lost:
+            adjusted[i] = len(playing) + 1
+    return adjusted
+
+
+async def play_game(
+    engine: Engine,
+    options: Mapping[str, Any],
+    spec: GameSpec,
+    seats: Sequence[Seat],
+    limits: Limits,
+    policy: Policy,
+    on_step: StepHook | None = None,
+) -> Record:
+    """Play ``spec`` with ``seats[i]`` in seat ``i``; return the games.jsonl record."""
+    started = time.perf_counter()
+    players = spec.players
+    state = engine.new_game(players, spec.seed, dict(options))
+    fallback = [derive_rng(spec.seed, "fallback", seat) for seat in range(players)]
+    clocks = [SeatClock(float(limits.bank_ms)) for _ in range(players)]
+    moves: list[int] = []
+
+    for position, (player, clock) in enumerate(zip(seats, clocks, strict=True)):
+        clock.bank_ms = max(0.0, clock.bank_ms - max(0.0, player.startup_charge_ms()))
+        try:
+            await player.start(spec.id, position, players, bot_seed(spec.seed, position))
+        except BotFault as fault:
+            clock.fault(fault, 0)
+            clock.forfeit = True
+
+    while (seat := state.to_move()) is not None:
+        legal = state.legal_actions()
+        clock = clocks[seat]
+        step = len(moves)
+        index = -1
+        if not clock.forfeit:
+            try:
+                index, elapsed = await seats[seat].act(
+                    spec.id,
+                    step,
+                    state.observation(seat),
+                    legal,
+                    limits.move_ms,
+                    int(clock.bank_ms),
+                )
+                clock.decisions += 1
+                clock.think_s += elapsed
+                clock.bank_ms = max(0.0, clock.bank_ms - max(0.0, elapsed * 1000 - limits.move_ms))
+            except BotFault as fault:
+                clock.fault(fault, step)
+                if policy.for_verdict(fault.verdict) == "forfeit":
+                    clock.forfeit = True
+                else:
+                    index = fallback[seat].randrange(len(legal))
+                    told = seats[seat].substituted(spec.id, step, legal[index], fault.verdict)
+                    if not await _notify(clock, step, told):
+                        clock.forfeit = True
+        if index < 0:
+            index = fallback[seat].randrange(len(legal))
+        if on_step is not None:
+            on_step(seat, legal[index], step)
+        moves.append(index)
+        state.apply(legal[index])
+
+    result = state.result()
+    forfeited = [clock.forfeit for clock in clocks]
+    ranks = forfeit_ranks(result.ranks, forfeited)
+    summary = {"scores": list(result.scores), "ranks": ranks}
+    for seat, player in enumerate(seats):
+        if not clocks[seat].forfeit:
+            told = player.end(spec.id, summary, state.observation(seat))
+            await _notify(clocks[seat], len(moves), told)
+
+    return {
+        "id": spec.id,
+        "engine": engine.name,
+        "engine_version": engine.version,
+        "options": dict(options),
+        "seed": spec.seed,
+        "players": players,
+        "table": spec.table,
+        "block": spec.block,
+        "rotation": spec.rotation,
+        "seating": list(spec.seating),
+        "moves": moves,
+        "scores": list(result.scores),
+        "ranks": ranks,
+        "detail": result.detail,
+        "verdicts": [clock.verdicts for clock in clocks],
+        "forfeit": forfeited,
+        "notes": [clock.notes for clock in clocks],
+        "decisions": [clock.decisions for clock in clocks],
+        "think_ms": [round(clock.think_s * 1000, 3) for clock in clocks],
+        "wall_ms": round((time.perf_counter() - started) * 1000, 3),
+    }
+
+
+async def _notify(clock: SeatClock, step: int, notification: Awaitable[None]) -> bool:
+    """Deliver a message that needs no answer; a fault is recorded and reported as False."""
+    try:
+        await notification
+    except BotFault as fault:
+        clock.fault(fault, step)
+        return False
+    return True

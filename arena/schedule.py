@@ -1,0 +1,96 @@
+"""Leagues -> an ordered list of :class:`GameSpec` (tables, rotation blocks, seeds).
+
+A *table* is a set of bots that play together; each table is played as *blocks*: one game
+seed under every rotation of the seats (k games for k seats), so the luck of the deal and
+the first-player advantage cancel inside a block. All tables of the same size play the same
+seed in the same block (a duplicate deal across tables). Ids and seeds depend only on the
+config, so a schedule is the same however often a league is interrupted or how many games
+run at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from arena.config import LeagueConfig
+from engines.base import derive_rng
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game to play."""
+
+    id: str
+    table: int
+    block: int
+    rotation: int
+    seed: int
+    seating: tuple[str, ...]  # bot name per seat
+
+    @property
+    def players(self) -> int:
+        return len(self.seating)
+
+
+def block_seed(league_seed: int, players: int, block: int) -> int:
+    """The game seed of ``block`` for tables of ``players`` seats."""
+    return derive_rng(league_seed, "block", players, block).getrandbits(48)
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed a bot is given for its own RNG: derived from, never equal to, the game's."""
+    return derive_rng(game_seed, "bot", seat).getrandbits(31)
+
+
+def tables(config: LeagueConfig) -> list[tuple[str, ...]]:
+    """Every table of the league, in a fixed order."""
+    names = [bot.name for bot in config.bots]
+    found: list[tuple[str, ...]] = []
+    for size in config.players:
+        if config.mode == "gauntlet":
+            assert config.candidate is not None
+            rest = [n for n in names if n != config.candidate]
+            found += [(config.candidate, *combo) for combo in combinations(rest, size - 1)]
+        elif config.mode == "sprt":
+            assert config.sprt is not None
+            found.append((config.sprt.candidate, config.sprt.opponent, *config.sprt.fillers))
+        else:
+            found += list(combinations(names, size))
+    return found
+
+
+def rotations(table: Sequence[str]) -> list[tuple[str, ...]]:
+    """The k seatings of a block: each bot in each seat once."""
+    k = len(table)
+    return [tuple(table[(i + r) % k] for i in range(k)) for r in range(k)]
+
+
+def block_games(table_index: int, table: tuple[str, ...], block: int, seed: int) -> list[GameSpec]:
+    """The games of one rotation block."""
+    return [
+        GameSpec(
+            id=f"t{table_index}-b{block}-r{rotation}",
+            table=table_index,
+            block=block,
+            rotation=rotation,
+            seed=seed,
+            seating=seating,
+        )
+        for rotation, seating in enumerate(rotations(table))
+    ]
+
+
+def iter_blocks(config: LeagueConfig, blocks: int) -> Iterator[list[GameSpec]]:
+    """Blocks in play order: block 0 of every table, then block 1, and so on."""
+    all_tables = tables(config)
+    for block in range(blocks):
+        for index, table in enumerate(all_tables):
+            seed = block_seed(config.seed, len(table), block)
+            yield block_games(index, table, block, seed)
+
+
+def schedule(config: LeagueConfig) -> list[GameSpec]:
+    """Every game of a round-robin or gauntlet league, in play order."""
+    return [game for block in iter_blocks(config, config.rounds) for game in block]

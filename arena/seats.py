@@ -1,0 +1,165 @@
+"""The seam between the referee and a player: a :class:`Seat`.
+
+The referee talks only to seats. :class:`ProcessSeat` speaks protocol v1 to a bot
+subprocess; :class:`FunctionSeat` calls a Python ``choose`` function in-process, so the
+referee, league and ratings can be tested without processes.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Protocol
+
+import trio
+
+from arena import protocol
+from arena.botproc import BotProcess
+from arena.errors import BotProtocolError, BotTimeout
+from arena.sdk import Choose, GameInfo
+
+Action = dict[str, Any]
+
+
+class Seat(Protocol):
+    """One player of one game, as the referee sees it."""
+
+    name: str
+
+    def startup_charge_ms(self) -> float:
+        """Start-up time to take from this game's bank (once per process)."""
+        ...
+
+    async def start(self, game: str, seat: int, players: int, seed: int) -> None: ...
+
+    async def act(
+        self,
+        game: str,
+        step: int,
+        observation: dict[str, Any],
+        legal: list[Action],
+        time_ms: int,
+        bank_ms: int,
+    ) -> tuple[int, float]:
+        """The chosen index and the seconds taken; raises a :class:`~arena.errors.BotFault`."""
+        ...
+
+    async def substituted(self, game: str, step: int, action: Action, reason: str) -> None: ...
+
+    async def end(self, game: str, result: dict[str, Any], observation: dict[str, Any]) -> None: ...
+
+
+class ProcessSeat:
+    """A seat played by a bot subprocess over protocol v1."""
+
+    def __init__(self, bot: BotProcess) -> None:
+        self.bot = bot
+        self.name = bot.spec.name
+        self._charged = bot.games_played > 0
+
+    def startup_charge_ms(self) -> float:
+        if self._charged:
+            return 0.0
+        self._charged = True
+        return self.bot.startup_s * 1000
+
+    async def start(self, game: str, seat: int, players: int, seed: int) -> None:
+        await self.bot.send(protocol.encode(protocol.start(game, seat, players, seed)))
+
+    async def act(
+        self,
+        game: str,
+        step: int,
+        observation: dict[str, Any],
+        legal: list[Action],
+        time_ms: int,
+        bank_ms: int,
+    ) -> tuple[int, float]:
+        message = protocol.encode(protocol.act(game, step, observation, legal, time_ms, bank_ms))
+        limit_s = (time_ms + bank_ms) / 1000
+        started = time.perf_counter()
+        answer, _ = await self.bot.request(message, limit_s)
+        # An answer that names an earlier step is a late answer to a timed-out request.
+        while answer.get("step", step) != step:
+            left = limit_s - (time.perf_counter() - started)
+            if left <= 0:
+                raise BotTimeout(f"no answer within {limit_s * 1000:.0f} ms")
+            line = await _read_within(self.bot, left)
+            answer = protocol.decode(line)
+        elapsed = time.perf_counter() - started
+        try:
+            index = protocol.chosen_index(answer, legal)
+        except BotProtocolError:
+            self.bot.broken = True
+            raise
+        return index, elapsed
+
+    async def substituted(self, game: str, step: int, action: Action, reason: str) -> None:
+        await self.bot.send(protocol.encode(protocol.substituted(game, step, action, reason)))
+
+    async def end(self, game: str, result: dict[str, Any], observation: dict[str, Any]) -> None:
+        await self.bot.send(protocol.encode(protocol.end(game, result, observation)))
+
+
+async def _read_within(bot: BotProcess, seconds: float) -> bytes:
+    try:
+        with trio.fail_after(seconds):
+            return await bot.reader.readline()
+    except trio.TooSlowError:
+        bot.broken = True
+        raise BotTimeout(f"no answer within the limit ({seconds * 1000:.0f} ms left)") from None
+
+
+class FunctionSeat:
+    """A seat played in-process by a ``choose(observation, legal, game)`` function.
+
+    ``choose`` may raise a :class:`~arena.errors.BotFault` to stand in for a misbehaving bot.
+    """
+
+    def __init__(self, name: str, choose: Choose, engine: str = "", options: Any = None) -> None:
+        self.name = name
+        self._choose = choose
+        self._engine = engine
+        self._options = dict(options or {})
+        self._games: dict[str, GameInfo] = {}
+
+    def startup_charge_ms(self) -> float:
+        return 0.0
+
+    async def start(self, game: str, seat: int, players: int, seed: int) -> None:
+        self._games[game] = GameInfo(
+            engine=self._engine,
+            options=self._options,
+            game=game,
+            seat=seat,
+            players=players,
+            seed=seed,
+            rng=random.Random(seed),
+        )
+
+    async def act(
+        self,
+        game: str,
+        step: int,
+        observation: dict[str, Any],
+        legal: list[Action],
+        time_ms: int,
+        bank_ms: int,
+    ) -> tuple[int, float]:
+        info = self._games[game]
+        info.step, info.time_ms, info.bank_ms = step, time_ms, bank_ms
+        started = time.perf_counter()
+        choice = self._choose(observation, legal, info)
+        elapsed = time.perf_counter() - started
+        message: dict[str, Any] = (
+            {"type": "action", "index": choice}
+            if isinstance(choice, int)
+            else {"type": "action", "action": choice}
+        )
+        return protocol.chosen_index(message, legal), elapsed
+
+    async def substituted(self, game: str, step: int, action: Action, reason: str) -> None:
+        return None
+
+    async def end(self, game: str, result: dict[str, Any], observation: dict[str, Any]) -> None:
+        self._games.pop(game, None)

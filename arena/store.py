@@ -1,0 +1,169 @@
+"""The results directory (contract)::
+
+    results/<league>/
+      league.toml      the resolved config that produced the games (tomli-w)
+      games.jsonl      one line per finished game, appended, flushed and fsync'd as it ends
+      standings.toml   written after a run; always recomputable from games.jsonl
+      logs/<bot>.log   capped stderr per bot
+      .lock            held while a run writes here
+
+A line cut short by a kill is repaired (dropped) when the folder is opened for writing; a
+game already stored is never played again.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import tomllib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+import tomli_w
+
+from arena.errors import ResultsError
+
+GAMES = "games.jsonl"
+LEAGUE = "league.toml"
+STANDINGS = "standings.toml"
+LOCK = ".lock"
+
+# Config keys whose change makes stored games incomparable with new ones.
+_IDENTITY_KEYS = ("engine", "engine_version", "options", "seed", "mode")
+
+
+def read_games(folder: Path) -> list[dict[str, Any]]:
+    """Every complete game record stored in ``folder`` (a cut-off last line is skipped)."""
+    return list(_iter_records(folder / GAMES))
+
+
+def _iter_records(path: Path) -> Iterator[dict[str, Any]]:
+    if not path.exists():
+        return
+    with path.open("rb") as handle:
+        for line in handle:
+            if not line.endswith(b"\n"):
+                return
+            try:
+                yield json.loads(line)
+            except ValueError:
+                continue
+
+
+def read_league(folder: Path) -> dict[str, Any]:
+    path = folder / LEAGUE
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise ResultsError(f"{folder}: not a results folder (no {LEAGUE})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ResultsError(f"{path}: damaged: {exc}") from None
+
+
+def write_standings_file(folder: Path, standings: Mapping[str, Any]) -> None:
+    """Write ``standings.toml`` (atomically: a reader never sees half a file)."""
+    write_toml(folder / STANDINGS, standings)
+
+
+def write_toml(path: Path, data: Mapping[str, Any]) -> None:
+    partial = path.with_suffix(".tmp")
+    partial.write_bytes(tomli_w.dumps(dict(data)).encode("utf-8"))
+    os.replace(partial, path)
+
+
+def incomparable(stored: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """What changed between two resolved configs that makes their games incomparable."""
+    changes = [
+        f"{key}: {stored.get(key)!r} -> {new.get(key)!r}"
+        for key in _IDENTITY_KEYS
+        if stored.get(key) != new.get(key)
+    ]
+    old_cmds = {b["name"]: b["cmd"] for b in stored.get("bots", [])}
+    for bot in new.get("bots", []):
+        old = old_cmds.get(bot["name"])
+        if old is not None and old != bot["cmd"]:
+            changes.append(f"bot {bot['name']!r} command: {old!r} -> {bot['cmd']!r}")
+    return changes
+
+
+class ResultsDir:
+    """A results folder opened for writing by one run (holds the lock until closed)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._lock: IO[bytes] | None = None
+        self._games: IO[bytes] | None = None
+
+    def open(self, league: Mapping[str, Any], *, fresh: bool) -> set[str]:
+        """Lock the folder, check or write ``league.toml``, repair the games file.
+
+        Returns the ids of the games already stored.
+        """
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._take_lock()
+        league_path = self.folder / LEAGUE
+        if fresh:
+            for name in (GAMES, STANDINGS):
+                (self.folder / name).unlink(missing_ok=True)
+            shutil.rmtree(self.folder / "logs", ignore_errors=True)
+        elif league_path.exists() and (self.folder / GAMES).exists():
+            changes = incomparable(read_league(self.folder), league)
+            if changes:
+                self.close()
+                raise ResultsError(
+                    f"{self.folder} holds games of a different league ({'; '.join(changes)}); "
+                    "use --fresh to discard them or --out to write elsewhere"
+                )
+        write_toml(league_path, league)
+        done = self._repair()
+        (self.folder / "logs").mkdir(exist_ok=True)
+        self._games = (self.folder / GAMES).open("ab")
+        return done
+
+    def _take_lock(self) -> None:
+        handle = (self.folder / LOCK).open("wb")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            raise ResultsError(
+                f"{self.folder} is in use by another arena run; wait for it or use --out"
+            ) from None
+        self._lock = handle
+
+    def _repair(self) -> set[str]:
+        """Drop a line cut off by a kill; return the ids of the stored games."""
+        path = self.folder / GAMES
+        if not path.exists():
+            return set()
+        data = path.read_bytes()
+        keep_until = data.rfind(b"\n") + 1
+        if keep_until != len(data):
+            with path.open("r+b") as handle:
+                handle.truncate(keep_until)
+                handle.flush()
+                os.fsync(handle.fileno())
+        return {record["id"] for record in _iter_records(path)}
+
+    def append(self, record: Mapping[str, Any]) -> None:
+        """Store one finished game durably before anything else happens."""
+        assert self._games is not None, "open() first"
+        line = json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
+        self._games.write(line.encode("utf-8"))
+        self._games.flush()
+        os.fsync(self._games.fileno())
+
+    def log_path(self, bot: str) -> Path:
+        return self.folder / "logs" / f"{bot}.log"
+
+    def close(self) -> None:
+        if self._games is not None:
+            self._games.close()
+            self._games = None
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None

@@ -1,0 +1,111 @@
+"""The command line: bad input is one line and status 2; the commands do what --help says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from tests.test_config import GOOD
+
+BAD_INPUTS = {
+    "not TOML": ("rounds = 2", "rounds = = 2", "not valid TOML"),
+    "unknown key": ("rounds = 2", "rounds = 2\nspeed = 1", "speed: unknown key"),
+    "unknown engine": ('engine = "toy"', 'engine = "go"', "valid engines:"),
+    "unknown option": ("players = 2", "players = 2\n[options]\nsize = 1", "valid options: pile"),
+    "players out of range": ("players = 2", "players = 9", "outside this engine's range"),
+    "missing bot command": ('bots.random"\n[[bots]]', 'bots.random"\n[[bots]]', ""),
+    "duplicate names": ('name = "b"', 'name = "a"', "duplicate bot name"),
+    "rounds < 1": ("rounds = 2", "rounds = 0", "must be at least 1"),
+    "too few bots": ("players = 2", "players = 3", "cannot fill a table"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUTS))
+def test_bad_league_file_exits_2_with_one_line(
+    case: str, tmp_path: Path, toy_engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old, new, message = BAD_INPUTS[case]
+    text = GOOD.replace(old, new, 1)
+    if case == "missing bot command":
+        text = text.replace("python -m bots.random", "./no-such-bot.sh", 1)
+        message = "command not found: './no-such-bot.sh'"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "l.toml").write_text(text)
+    result = CliRunner().invoke(main, ["run", "l.toml"])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert result.output.startswith("arena: error: l.toml: ")
+    assert result.output.count("\n") == 1
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "results").exists()
+
+
+def test_missing_config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["run", "nope.toml"])
+    assert result.exit_code == 2 and "nope.toml: no such file" in result.output
+
+
+def test_standings_of_a_folder_that_is_not_a_league(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["standings", str(tmp_path)])
+    assert result.exit_code == 2 and "not a results folder" in result.output
+
+
+def test_play_rejects_wrong_player_count() -> None:
+    result = CliRunner().invoke(
+        main, ["play", "space-five", *["--bot", "python -m bots.random"] * 5]
+    )
+    assert result.exit_code == 2 and "takes 1..4 players; got 5" in result.output
+
+
+def test_play_with_bad_option_value() -> None:
+    args = [
+        "play",
+        "space-five",
+        "--bot",
+        "python -m bots.random",
+        "--bot",
+        "python -m bots.random",
+        "--option",
+        "rounds=0",
+    ]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and "rounds" in result.output
+
+
+def test_play_unknown_engine() -> None:
+    result = CliRunner().invoke(main, ["play", "chess", "--bot", "python -m bots.random"])
+    assert result.exit_code == 2 and "unknown engine 'chess'" in result.output
+
+
+def test_play_one_game_with_show(in_repo: Path) -> None:
+    args = [
+        "play",
+        "space-five",
+        "--bot",
+        "python -m bots.random",
+        "--bot",
+        "python -m bots.random",
+        "--seed",
+        "3",
+        "--show",
+    ]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "seat" in result.output and "rank" in result.output
+
+
+def test_engines_lists_every_engine() -> None:
+    result = CliRunner().invoke(main, ["engines"])
+    assert result.exit_code == 0
+    for name in ("space-five", "cat-yard", "good-boy", "if-it-fits", "little-everdell"):
+        assert name in result.output
+
+
+@pytest.mark.parametrize("command", ["run", "play", "standings", "engines", "replay"])
+def test_every_command_has_help_with_an_example(command: str) -> None:
+    result = CliRunner().invoke(main, [command, "--help"])
+    assert result.exit_code == 0 and "Example:" in result.output

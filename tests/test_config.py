@@ -1,0 +1,99 @@
+"""League files: every bad input is one clear ConfigError naming file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena import config
+from arena.errors import ConfigError
+
+GOOD = """
+name = "t"
+engine = "toy"
+players = 2
+rounds = 2
+[[bots]]
+name = "a"
+cmd = "python -m bots.random"
+[[bots]]
+name = "b"
+cmd = "python -m bots.random"
+"""
+
+
+def load_text(tmp_path: Path, text: str) -> config.LeagueConfig:
+    path = tmp_path / "league.toml"
+    path.write_text(text)
+    return config.load(path)
+
+
+def test_good_config_resolves_defaults(tmp_path: Path, toy_engine: str) -> None:
+    league = load_text(tmp_path, GOOD)
+    assert league.players == (2,)
+    assert league.options == {"pile": 21}
+    assert league.limits.move_ms == 1000
+    assert [b.name for b in league.bots] == ["a", "b"]
+    assert league.to_toml()["bots"][0] == {"name": "a", "cmd": "python -m bots.random"}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace("rounds = 2", "rounds = 2\nrounds = 3"), "not valid TOML"),
+        (lambda t: t.replace("rounds = 2", "roundz = 2"), "roundz: unknown key"),
+        (lambda t: t.replace('engine = "toy"', 'engine = "chess"'), "unknown engine 'chess'"),
+        (lambda t: t + "[options]\nwidth = 3\n", "unknown option 'width'; valid options: pile"),
+        (lambda t: t + "[options]\npile = 0\n", "option 'pile' must be >= 1"),
+        (lambda t: t.replace("players = 2", "players = 7"), "outside this engine's range 2..4"),
+        (lambda t: t.replace("players = 2", "players = 3"), "cannot fill a table of 3 seats"),
+        (
+            lambda t: t.replace('bots.random"\n[[bots]]', 'bots.random"\n[[bots]]', 1).replace(
+                'name = "b"', 'name = "a"'
+            ),
+            "duplicate bot name 'a'",
+        ),
+        (lambda t: t.replace("rounds = 2", "rounds = 0"), "rounds: must be at least 1"),
+        (lambda t: t.replace("rounds = 2", 'rounds = "two"'), "rounds: expected an integer"),
+        (
+            lambda t: t.replace(
+                'cmd = "python -m bots.random"\n[[bots]]',
+                'cmd = "no-such-program-xyz --flag"\n[[bots]]',
+            ),
+            "command not found: 'no-such-program-xyz'",
+        ),
+        (lambda t: 'mode = "swiss"\n' + t, "unknown mode 'swiss'"),
+        (
+            lambda t: t.replace(
+                '[[bots]]\nname = "a"', '[limits]\nmove_ms = -5\n[[bots]]\nname = "a"'
+            ),
+            "limits.move_ms: must be at least 1",
+        ),
+    ],
+)
+def test_bad_config_is_one_clear_error(
+    tmp_path: Path, toy_engine: str, change: object, message: str
+) -> None:
+    text = change(GOOD)  # type: ignore[operator]
+    with pytest.raises(ConfigError) as caught:
+        load_text(tmp_path, text)
+    assert message in str(caught.value)
+    assert str(tmp_path / "league.toml") in str(caught.value)
+
+
+def test_missing_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such file"):
+        config.load(tmp_path / "nope.toml")
+
+
+def test_relative_paths_in_commands_become_absolute(in_repo: Path) -> None:
+    argv = config.parse_command("node bots/js/random.mjs --fast")
+    assert argv[1] == str(in_repo / "bots/js/random.mjs")
+    assert argv[2] == "--fast"
+
+
+def test_python_means_this_interpreter() -> None:
+    import sys
+
+    assert config.BotSpec("x", ("python", "-m", "bots.random")).argv()[0] == sys.executable

@@ -1,0 +1,163 @@
+"""Leagues with real bot processes: determinism, resume, interruption, locks, no orphans."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from arena import config
+from arena.errors import ResultsError
+from arena.league import run_league
+from arena.replay import replay_record
+from arena.store import read_games
+from tests.conftest import ROOT, processes_with
+
+
+def league_text(marker: str, engine: str = "toy", rounds: int = 2, extra: str = "") -> str:
+    bots = "".join(
+        f'[[bots]]\nname = "{name}"\ncmd = "python -m bots.random {marker}-{name}"\n'
+        for name in ("a", "b", "c")
+    )
+    return (
+        f'name = "t"\nengine = "{engine}"\nplayers = [2, 3]\nrounds = {rounds}\nseed = 3\n'
+        f"{extra}{bots}"
+    )
+
+
+def load(tmp_path: Path, text: str) -> config.LeagueConfig:
+    path = tmp_path / "league-config.toml"
+    path.write_text(text)
+    return config.load(path)
+
+
+def comparable(records: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    keys = ("id", "seed", "seating", "moves", "scores", "ranks", "verdicts", "forfeit")
+    return sorted(tuple(json.dumps(r[k]) for k in keys) for r in records)
+
+
+def test_jobs_do_not_change_the_games(tmp_path: Path, toy_engine: str, in_repo: Path) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker))
+    serial = trio.run(lambda: run_league(league, tmp_path / "one", jobs=1))
+    parallel = trio.run(lambda: run_league(league, tmp_path / "four", jobs=4))
+    assert serial.played == parallel.played == 2 * (3 * 2 + 3) == serial.scheduled
+    one, four = read_games(tmp_path / "one"), read_games(tmp_path / "four")
+    assert comparable(one) == comparable(four)
+    assert len({r["id"] for r in one}) == len(one)
+    assert all(replay_record(r) == [] for r in one)
+    assert processes_with(marker) == []
+
+
+def test_resume_plays_only_missing_games(tmp_path: Path, toy_engine: str, in_repo: Path) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker, rounds=1))
+    trio.run(lambda: run_league(league, tmp_path / "out", jobs=2))
+    games = tmp_path / "out" / "games.jsonl"
+    lines = games.read_bytes().splitlines(keepends=True)
+    games.write_bytes(b"".join(lines[:4]) + lines[4][:20])  # killed mid-write
+    again = trio.run(lambda: run_league(league, tmp_path / "out", jobs=2))
+    assert again.skipped == 4 and again.played == len(lines) - 4
+    ids = [r["id"] for r in read_games(tmp_path / "out")]
+    assert len(ids) == len(set(ids)) == len(lines)
+    more = load(tmp_path, league_text(marker, rounds=2))
+    extended = trio.run(lambda: run_league(more, tmp_path / "out", jobs=2))
+    assert extended.skipped == len(lines) and extended.played == len(lines)
+    assert processes_with(marker) == []
+
+
+def test_changed_league_is_refused_unless_fresh(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    trio.run(
+        lambda: run_league(load(tmp_path, league_text(marker, rounds=1)), tmp_path / "o", jobs=2)
+    )
+    changed = load(tmp_path, league_text(marker, rounds=1, extra="[options]\npile = 9\n"))
+    with pytest.raises(ResultsError, match="options"):
+        trio.run(lambda: run_league(changed, tmp_path / "o", jobs=2))
+    fresh = trio.run(lambda: run_league(changed, tmp_path / "o", jobs=2, fresh=True))
+    assert fresh.skipped == 0 and fresh.played == fresh.scheduled
+
+
+def test_bot_that_cannot_start_forfeits_and_is_disqualified(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    text = league_text("x", rounds=2) + '[[bots]]\nname = "dead"\ncmd = "python -c pass"\n'
+    league = load(tmp_path, text.replace("players = [2, 3]", "players = 2"))
+    outcome = trio.run(lambda: run_league(league, tmp_path / "o", jobs=2))
+    assert outcome.played == outcome.scheduled
+    assert "dead" in outcome.disqualified
+    for record in read_games(tmp_path / "o"):
+        if "dead" in record["seating"]:
+            seat = record["seating"].index("dead")
+            assert record["forfeit"][seat] and record["verdicts"][seat] == {"startup": 1}
+            assert record["ranks"][seat] == 2
+
+
+def run_cli(*args: str, **kwargs: Any) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "arena", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kwargs,
+    )
+
+
+def test_sigint_stops_cleanly_and_resume_completes(tmp_path: Path) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    cfg = tmp_path / "sf.toml"
+    cfg.write_text(league_text(marker, engine="space-five", rounds=3))
+    out = tmp_path / "out"
+    reference = run_cli("run", str(cfg), "--out", str(tmp_path / "ref"), "--jobs", "2")
+    assert reference.wait(timeout=120) == 0, reference.stderr.read() if reference.stderr else ""
+
+    proc = run_cli("run", str(cfg), "--out", str(out), "--jobs", "2")
+    games = out / "games.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if games.exists() and games.read_bytes().count(b"\n") >= 6:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Resume with: arena run" in err
+    assert "Traceback" not in err
+    assert processes_with(marker) == []
+    stopped = len(read_games(out))
+    assert 6 <= stopped < 27
+
+    resumed = run_cli("run", str(cfg), "--out", str(out), "--jobs", "2")
+    assert resumed.wait(timeout=120) == 0
+    final = read_games(out)
+    assert len(final) == 27 == len({r["id"] for r in final})
+    assert comparable(final) == comparable(read_games(tmp_path / "ref"))
+    assert processes_with(marker) == []
+
+
+def test_second_run_on_same_folder_is_refused(tmp_path: Path) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    cfg = tmp_path / "sf.toml"
+    cfg.write_text(league_text(marker, engine="space-five", rounds=3))
+    first = run_cli("run", str(cfg), "--out", str(tmp_path / "o"), "--jobs", "1")
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "o" / "games.jsonl").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    second = run_cli("run", str(cfg), "--out", str(tmp_path / "o"))
+    _, err = second.communicate(timeout=60)
+    first.send_signal(signal.SIGTERM)
+    first.communicate(timeout=30)
+    assert second.returncode == 2
+    assert "in use by another arena run" in err
+    assert processes_with(marker) == []

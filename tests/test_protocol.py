@@ -1,0 +1,119 @@
+"""Protocol v1 messages, the SDK loop, and the bundled bots speaking it."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena import protocol
+from arena.errors import BotIllegal, BotProtocolError
+from arena.sdk import run
+from bots.random import choose
+
+LEGAL = [{"type": "a"}, {"type": "b", "n": 2}]
+
+
+def test_encode_is_one_compact_line() -> None:
+    line = protocol.encode({"type": "act", "x": "ż"})
+    assert line == '{"type":"act","x":"ż"}\n'.encode()
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (b"not json", "not a JSON line"),
+        (b"[1, 2]", "expected a JSON object"),
+        (b'{"index": 1}', "without a string 'type'"),
+        (b"\xff\xfe", "not a JSON line"),
+    ],
+)
+def test_decode_rejects_bad_lines(line: bytes, message: str) -> None:
+    with pytest.raises(BotProtocolError, match=message):
+        protocol.decode(line)
+
+
+def test_chosen_index_by_index_or_by_action() -> None:
+    assert protocol.chosen_index({"type": "action", "index": 1}, LEGAL) == 1
+    assert protocol.chosen_index({"type": "action", "action": {"n": 2, "type": "b"}}, LEGAL) == 1
+
+
+@pytest.mark.parametrize(
+    ("answer", "error"),
+    [
+        ({"type": "action", "index": 2}, BotIllegal),
+        ({"type": "action", "index": -1}, BotIllegal),
+        ({"type": "action", "action": {"type": "c"}}, BotIllegal),
+        ({"type": "action", "index": "1"}, BotProtocolError),
+        ({"type": "action", "index": True}, BotProtocolError),
+        ({"type": "action"}, BotProtocolError),
+        ({"type": "ready"}, BotProtocolError),
+    ],
+)
+def test_chosen_index_faults(answer: dict[str, object], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        protocol.chosen_index(answer, LEGAL)
+
+
+def conversation(seed: int) -> list[bytes]:
+    return [
+        protocol.encode(protocol.hello("toy", "1", {}, {"move_ms": 100})),
+        protocol.encode(protocol.start("g1", 0, 2, seed)),
+        *[
+            protocol.encode(protocol.act("g1", step, {}, LEGAL * 5, 100, 1000))
+            for step in range(20)
+        ],
+        protocol.encode(protocol.end("g1", {"scores": [1, 0], "ranks": [1, 2]}, {})),
+        protocol.encode(protocol.BYE),
+    ]
+
+
+def sdk_answers(seed: int) -> list[dict[str, object]]:
+    out = io.BytesIO()
+    run(
+        choose,
+        name="random",
+        version="1",
+        stdin=io.BytesIO(b"".join(conversation(seed))),
+        stdout=out,
+    )
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_sdk_handshake_answers_and_determinism() -> None:
+    answers = sdk_answers(7)
+    assert answers[0] == {"type": "ready", "name": "random", "version": "1"}
+    actions = answers[1:]
+    assert len(actions) == 20
+    assert all(a["type"] == "action" and 0 <= a["index"] < 10 for a in actions)  # type: ignore[operator]
+    assert [a["step"] for a in actions] == list(range(20))
+    assert sdk_answers(7) == answers
+    assert sdk_answers(8) != answers
+
+
+def run_bot(cmd: list[str], cwd: Path) -> list[dict[str, object]]:
+    done = subprocess.run(
+        cmd, input=b"".join(conversation(7)), capture_output=True, cwd=cwd, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_python_random_bot_as_a_process(in_repo: Path) -> None:
+    answers = run_bot([sys.executable, "-m", "bots.random"], in_repo)
+    assert answers == sdk_answers(7)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_node_random_bot_speaks_the_protocol(in_repo: Path) -> None:
+    answers = run_bot(["node", "bots/js/random.mjs"], in_repo)
+    assert answers[0]["type"] == "ready"
+    actions = answers[1:]
+    assert len(actions) == 20
+    assert all(0 <= a["index"] < 10 and a["step"] == i for i, a in enumerate(actions))  # type: ignore[operator]
+    assert run_bot(["node", "bots/js/random.mjs"], in_repo) == answers

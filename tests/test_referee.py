@@ -1,0 +1,98 @@
+"""The referee with in-process seats: clocks, verdicts, policies, forfeits, records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import trio
+
+from arena.config import Limits, Policy
+from arena.errors import BotCrash, BotTimeout
+from arena.referee import forfeit_ranks, play_game
+from arena.replay import replay_record
+from arena.schedule import GameSpec
+from arena.sdk import GameInfo
+from arena.seats import FunctionSeat
+from tests.toy_engine import ENGINE
+
+Legal = list[dict[str, Any]]
+
+
+def take_one(observation: dict[str, Any], legal: Legal, game: GameInfo) -> int:
+    return 0
+
+
+def take_most(observation: dict[str, Any], legal: Legal, game: GameInfo) -> int:
+    return len(legal) - 1
+
+
+def always_times_out(observation: dict[str, Any], legal: Legal, game: GameInfo) -> int:
+    raise BotTimeout("too slow")
+
+
+def crashes_at_step_3(observation: dict[str, Any], legal: Legal, game: GameInfo) -> int:
+    if game.step >= 3:
+        raise BotCrash("exited")
+    return 0
+
+
+def out_of_range(observation: dict[str, Any], legal: Legal, game: GameInfo) -> int:
+    return 99
+
+
+def play(*choosers: Any, policy: Policy | None = None, pile: int = 21) -> dict[str, Any]:
+    seats = [FunctionSeat(f"s{i}", c) for i, c in enumerate(choosers)]
+    spec = GameSpec("g", 0, 0, 0, 5, tuple(f"s{i}" for i in range(len(seats))))
+    return trio.run(play_game, ENGINE, {"pile": pile}, spec, seats, Limits(), policy or Policy())
+
+
+def test_clean_game_records_everything(toy_engine: str) -> None:
+    record = play(take_one, take_most)
+    assert record["moves"] and all(i in (0, 1) for i in record["moves"])
+    assert sorted(record["ranks"]) == [1, 2]
+    assert record["verdicts"] == [{}, {}]
+    assert record["forfeit"] == [False, False]
+    assert sum(record["decisions"]) == len(record["moves"])
+    assert replay_record(record) == []
+
+
+def test_timeout_with_random_policy_substitutes_and_counts() -> None:
+    record = play(always_times_out, take_one, policy=Policy(timeout="random"))
+    seat0_turns = (len(record["moves"]) + 1) // 2
+    assert record["verdicts"][0] == {"timeout": seat0_turns}
+    assert record["forfeit"] == [False, False]
+    assert record["decisions"][0] == 0
+
+
+def test_forfeit_ranks_last_and_is_played_on_by_random(toy_engine: str) -> None:
+    record = play(crashes_at_step_3, take_one, pile=30)
+    assert record["verdicts"][0] == {"crash": 1}
+    assert record["forfeit"] == [True, False]
+    assert record["ranks"] == [2, 1]
+    assert replay_record(record) == []
+
+
+def test_index_out_of_range_is_illegal() -> None:
+    record = play(out_of_range, take_one)
+    assert record["verdicts"][0] == {"illegal": 1}
+    assert record["forfeit"][0]
+
+
+@pytest.mark.parametrize(
+    ("ranks", "forfeited", "expected"),
+    [
+        ([1, 2, 3], [False, False, False], [1, 2, 3]),
+        ([1, 2, 3], [True, False, False], [3, 1, 2]),
+        ([1, 1, 3, 4], [False, False, True, True], [1, 1, 3, 3]),
+        ([2, 1], [False, True], [1, 2]),
+    ],
+)
+def test_forfeit_ranks(ranks: list[int], forfeited: list[bool], expected: list[int]) -> None:
+    assert forfeit_ranks(ranks, forfeited) == expected
+
+
+def test_same_seed_same_game() -> None:
+    first = play(take_one, take_most)
+    second = play(take_one, take_most)
+    assert first["moves"] == second["moves"] and first["ranks"] == second["ranks"]
