@@ -1,0 +1,58 @@
+"""Good Boy (Trefl, 2022): push-your-luck dice and dog collecting for 2-4 players.
+
+See ``README.md`` beside this file for the rules summary, options, observation and actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.base import OptionSpec, resolve_options
+from engines.good_boy import data
+from engines.good_boy.rules import VARIANTS, GoodBoyState
+
+__all__ = ["ENGINE", "GoodBoyEngine", "GoodBoyState"]
+
+_TOTAL_POINTS = sum(points for _id, _breed, points, _needs, _src in data.CARDS)
+
+
+class GoodBoyEngine:
+    """The engine object registered as ``good-boy``."""
+
+    name = "good-boy"
+    title = "Good Boy"
+    version = "1"
+    min_players = 2
+    max_players = 4
+
+    def option_specs(self) -> Mapping[str, OptionSpec]:
+        return {
+            "variant": OptionSpec(
+                "standard",
+                "standard (dog/cat token: second cat in a turn busts) or hard (no token; "
+                "cats ignored on the first roll, any cat on a later roll busts)",
+                kind=str,
+                choices=VARIANTS,
+            ),
+            "target_points": OptionSpec(
+                data.TARGET_POINTS,
+                "points that trigger the end of the game (the round is finished); designed",
+                minimum=1,
+                maximum=_TOTAL_POINTS,
+            ),
+            "max_rounds": OptionSpec(
+                data.MAX_ROUNDS,
+                "safety cap: the game ends after this round whatever the scores; designed",
+                minimum=1,
+                maximum=1000,
+            ),
+        }
+
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> GoodBoyState:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"good-boy is for 2-4 players, got {players}")
+        return GoodBoyState(players, seed, resolve_options(self.option_specs(), options))
+
+
+ENGINE = GoodBoyEngine()

@@ -1,0 +1,526 @@
+"""Good Boy: the rules engine (spec: ``shared/rules/good-boy.md``).
+
+A turn is split into atomic decisions of the active player (the only one who ever acts):
+
+- ``roll``  ROLL_OR_STOP: ``roll`` (compulsory first) or ``stop``;
+- ``resolve`` a roll's symbol needs a choice: ``take`` a kind for an "any" face, or
+  ``steal`` a token from an opponent's corner when the pool has none of a kind;
+- ``assign`` one unassigned token into the player's corner on a board, or ``done``;
+- ``claim`` one satisfied dog (compulsory, at most one per turn).
+
+Chance is the state's own :class:`random.Random`, seeded by ``derive_rng(seed, "good-boy")``
+and consumed in this fixed order: one ``shuffle`` of the deck ``[1..28]`` at setup, then two
+``randrange(6)`` per roll (die 1, then die 2). Nothing else draws from it.
+
+Counts of tokens are lists of six ints in the order of :data:`KINDS`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engines.base import Action, GameState, Result, derive_rng, ranks_from_scores
+from engines.good_boy import data
+
+# -- constants ---------------------------------------------------------------------------
+
+KINDS: tuple[str, ...] = tuple(kind for kind, _ in data.KINDS_TABLE)
+KIND_INDEX: dict[str, int] = {kind: i for i, kind in enumerate(KINDS)}
+NK = len(KINDS)
+BOARDS = data.BOARDS
+ANY = NK  # pending-queue marker of an "any" face (kinds are 0..NK-1)
+VARIANTS = ("standard", "hard")
+
+
+class Phase(StrEnum):
+    ROLL = "roll"
+    RESOLVE = "resolve"
+    ASSIGN = "assign"
+    CLAIM = "claim"
+    OVER = "over"
+
+
+class End(StrEnum):
+    TARGET = "target"
+    NO_DOGS = "no_dogs"
+    MAX_ROUNDS = "max_rounds"
+
+
+# Per die and face: the number of cats, the item kinds shown, whether it is an "any" face.
+FACE_CATS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(face.count("cat") for face in die) for die in data.DICE
+)
+FACE_ITEMS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(KIND_INDEX[s] for s in face if s in KIND_INDEX) for face in die)
+    for die in data.DICE
+)
+FACE_ANY: tuple[tuple[bool, ...], ...] = tuple(
+    tuple("any" in face for face in die) for die in data.DICE
+)
+FACE_SYMBOLS: tuple[tuple[list[str], ...], ...] = tuple(
+    tuple(list(face) for face in die) for die in data.DICE
+)
+
+
+# -- value types -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dog:
+    """One dog card: what it needs (a count per kind, in :data:`KINDS` order) and its points."""
+
+    id: int
+    breed: str
+    points: int
+    needs: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "breed": self.breed,
+            "points": self.points,
+            "needs": {KINDS[k]: n for k, n in enumerate(self.needs) if n},
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Dog:
+        needs = tuple(obj["needs"].get(kind, 0) for kind in KINDS)
+        return cls(obj["id"], obj["breed"], obj["points"], needs)
+
+
+DOGS: dict[int, Dog] = {
+    cid: Dog(cid, breed, points, tuple(needs.get(kind, 0) for kind in KINDS))
+    for cid, breed, points, needs, _source in data.CARDS
+}
+DOG_JSON: dict[int, dict[str, Any]] = {cid: dog.to_json() for cid, dog in DOGS.items()}
+
+# The actions, built once (legal lists share them; treat them as read-only).
+ROLL: Action = {"type": "roll"}
+STOP: Action = {"type": "stop"}
+DONE: Action = {"type": "done"}
+TAKE: tuple[Action, ...] = tuple({"type": "take", "item": kind} for kind in KINDS)
+ASSIGN: tuple[tuple[Action, ...], ...] = tuple(
+    tuple({"type": "assign", "item": kind, "board": b} for b in range(BOARDS)) for kind in KINDS
+)
+CLAIM: tuple[Action, ...] = tuple({"type": "claim", "board": b} for b in range(BOARDS))
+
+
+def steal_action(kind: int, board: int, victim: int) -> Action:
+    return {"type": "steal", "item": KINDS[kind], "board": board, "from": victim}
+
+
+# -- the state ---------------------------------------------------------------------------
+
+
+class GoodBoyState(GameState):
+    """A game of Good Boy in progress. Fields follow the spec's §3 model."""
+
+    n: int
+    hard: bool
+    target: int
+    max_rounds: int
+    pool: list[int]
+    hands: list[list[int]]
+    corners: list[list[list[int]]]  # corners[board][seat][kind]
+    boards: list[int | None]
+    deck: list[int]  # index 0 is the top
+    claimed: list[list[int]]
+    cat_side: list[bool]  # dog/cat token shows the cat (always False in the hard variant)
+    current: int
+    rolls: int
+    last_roll: tuple[int, int] | None
+    pending: list[int]  # symbols of the current roll still to resolve (kind or ANY)
+    phase: Phase
+    round: int
+    end_triggered: bool
+    end: End | None
+    _rng: random.Random
+    _events: list[dict[str, Any]]
+    _event_base: int  # absolute index of _events[0]
+    _marks: list[int]  # per seat: absolute event index of its last action
+
+    def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.n = players
+        self.hard = options["variant"] == "hard"
+        self.target = options["target_points"]
+        self.max_rounds = options["max_rounds"]
+        self.pool = [data.TOKENS_PER_KIND] * NK
+        self.hands = [[0] * NK for _ in range(players)]
+        self.corners = [[[0] * NK for _ in range(players)] for _ in range(BOARDS)]
+        self._rng = derive_rng(seed, "good-boy")
+        self.deck = list(range(1, data.DOG_CARDS + 1))
+        self._deal()
+        self.boards = [self.deck.pop(0) for _ in range(BOARDS)]
+        self.claimed = [[] for _ in range(players)]
+        self.cat_side = [False] * players
+        self.current = 0
+        self.rolls = 0
+        self.last_roll = None
+        self.pending = []
+        self.phase = Phase.ROLL
+        self.round = 1
+        self.end_triggered = False
+        self.end = None
+        self._events = []
+        self._event_base = 0
+        self._marks = [0] * players
+
+    # -- chance ---------------------------------------------------------------------------
+    def _deal(self) -> None:
+        """Setup chance: one shuffle of the whole deck."""
+        self._rng.shuffle(self.deck)
+
+    def _roll(self) -> tuple[int, int]:
+        """Roll chance: face of die 1, then face of die 2."""
+        return self._rng.randrange(6), self._rng.randrange(6)
+
+    # -- GameState ------------------------------------------------------------------------
+    def to_move(self) -> int | None:
+        return None if self.phase is Phase.OVER else self.current
+
+    def _legal(self) -> list[Action]:
+        phase = self.phase
+        if phase is Phase.ROLL:
+            return [ROLL, STOP] if self.rolls else [ROLL]
+        if phase is Phase.RESOLVE:
+            return self._choice_actions(self.pending[0])
+        if phase is Phase.ASSIGN:
+            hand = self.hands[self.current]
+            live = [b for b in range(BOARDS) if self.boards[b] is not None]
+            legal = [ASSIGN[k][b] for k in range(NK) if hand[k] for b in live]
+            legal.append(DONE)
+            return legal
+        if phase is Phase.CLAIM:
+            return [CLAIM[b] for b in self.satisfied(self.current)]
+        return []
+
+    def _play(self, action: Action) -> None:
+        seat = self.current
+        self._marks[seat] = self._event_base + len(self._events)
+        kind = action["type"]
+        if kind == "roll":
+            self._do_roll(seat)
+        elif kind == "stop":
+            self._log(seat, action)
+            self.phase = Phase.ASSIGN
+        elif kind in ("take", "steal"):
+            self._do_choice(seat, action)
+        elif kind == "assign":
+            k = KIND_INDEX[action["item"]]
+            self.hands[seat][k] -= 1
+            self.corners[action["board"]][seat][k] += 1
+            self._log(seat, action)
+        elif kind == "done":
+            self._log(seat, action)
+            if self.satisfied(seat):
+                self.phase = Phase.CLAIM
+            else:
+                self._end_turn(seat)
+        else:  # claim
+            self._do_claim(seat, action["board"])
+        self._trim_events()
+
+    # -- transitions ----------------------------------------------------------------------
+    def _do_roll(self, seat: int) -> None:
+        f1, f2 = self._roll()
+        self.rolls += 1
+        self.last_roll = (f1, f2)
+        self._log(seat, ROLL, faces=[f1, f2])
+        cats = FACE_CATS[0][f1] + FACE_CATS[1][f2]
+        if cats:
+            if self.hard:
+                if self.rolls >= 2:
+                    self._bust(seat)
+                    return
+            else:
+                for _ in range(cats):
+                    if self.cat_side[seat]:
+                        self._bust(seat)
+                        return
+                    self.cat_side[seat] = True
+                    self._log(seat, {"type": "flip"})
+        self.pending = [*FACE_ITEMS[0][f1], *FACE_ITEMS[1][f2]]
+        self.pending.extend(ANY for die, f in ((0, f1), (1, f2)) if FACE_ANY[die][f])
+        self._resolve_pending(seat)
+
+    def _bust(self, seat: int) -> None:
+        hand = self.hands[seat]
+        self._log(seat, {"type": "bust"}, lost=hand[:])
+        for k in range(NK):
+            self.pool[k] += hand[k]
+            hand[k] = 0
+        self._end_turn(seat)
+
+    def _resolve_pending(self, seat: int) -> None:
+        """Resolve queued symbols until one needs a decision (phase RESOLVE) or none is left."""
+        pending = self.pending
+        while pending:
+            symbol = pending[0]
+            if symbol != ANY and self.pool[symbol]:
+                self.pool[symbol] -= 1
+                self.hands[seat][symbol] += 1
+                self._log(seat, {"type": "gain", "item": KINDS[symbol]})
+            elif self._choice_actions(symbol):
+                self.phase = Phase.RESOLVE
+                return
+            else:
+                self._log(seat, {"type": "miss", "item": _symbol_name(symbol)})
+            pending.pop(0)
+        self.phase = Phase.ROLL
+
+    def _do_choice(self, seat: int, action: Action) -> None:
+        k = KIND_INDEX[action["item"]]
+        if action["type"] == "take":
+            self.pool[k] -= 1
+        else:
+            self.corners[action["board"]][action["from"]][k] -= 1
+        self.hands[seat][k] += 1
+        self._log(seat, action)
+        self.pending.pop(0)
+        self._resolve_pending(seat)
+
+    def _do_claim(self, seat: int, b: int) -> None:
+        corner = self.corners[b][seat]
+        returned = corner[:]
+        for k in range(NK):
+            self.pool[k] += corner[k]
+            corner[k] = 0
+        dog = self.boards[b]
+        assert dog is not None
+        self.claimed[seat].append(dog)
+        self.boards[b] = self.deck.pop(0) if self.deck else None
+        self._log(seat, CLAIM[b], dog=dog, returned=returned, revealed=self.boards[b])
+        self._end_turn(seat)
+
+    def _end_turn(self, seat: int) -> None:
+        self.cat_side[seat] = False
+        self.rolls = 0
+        self.last_roll = None
+        self.pending = []
+        if self.score(seat) >= self.target:
+            self.end_triggered = True
+        if seat == self.n - 1:
+            if self.end_triggered:
+                self.end = End.TARGET
+            elif not self.deck and all(b is None for b in self.boards):
+                self.end = End.NO_DOGS
+            elif self.round >= self.max_rounds:
+                self.end = End.MAX_ROUNDS
+            else:
+                self.round += 1
+        if self.end is not None:
+            self.phase = Phase.OVER
+            self._events.append({"type": "game_over", "end": str(self.end)})
+            return
+        self.current = (seat + 1) % self.n
+        self.phase = Phase.ROLL
+
+    # -- queries --------------------------------------------------------------------------
+    def score(self, seat: int) -> int:
+        return sum(DOGS[d].points for d in self.claimed[seat])
+
+    def satisfied(self, seat: int) -> list[int]:
+        """Boards whose dog ``seat``'s corner satisfies, in board order."""
+        return [
+            b
+            for b, dog in enumerate(self.boards)
+            if dog is not None and covers(self.corners[b][seat], DOGS[dog].needs)
+        ]
+
+    def _choice_actions(self, symbol: int) -> list[Action]:
+        """The choices for a symbol that cannot be taken from the pool (maybe none)."""
+        if symbol == ANY:
+            takes = [TAKE[k] for k in range(NK) if self.pool[k]]
+            if takes:
+                return takes
+            kinds: range | tuple[int] = range(NK)
+        else:
+            kinds = (symbol,)
+        seat = self.current
+        return [
+            steal_action(k, b, q)
+            for k in kinds
+            for q in range(self.n)
+            if q != seat
+            for b in range(BOARDS)
+            if self.corners[b][q][k]
+        ]
+
+    # -- events ---------------------------------------------------------------------------
+    def _log(self, seat: int, action: Action, **outcome: Any) -> None:
+        self._events.append({**action, "seat": seat, **outcome})
+
+    def _trim_events(self) -> None:
+        """Forget events every seat has already been shown (keeps the log about a round long)."""
+        drop = min(self._marks) - self._event_base
+        if drop > 64:
+            del self._events[:drop]
+            self._event_base += drop
+
+    # -- observation, result --------------------------------------------------------------
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Everything public (all of the table but the deck order), plus the events since
+        ``seat`` last acted (its own last action included)."""
+        roll = self.last_roll
+        return {
+            "seat": seat,
+            "to_move": self.to_move(),
+            "phase": str(self.phase),
+            "current": self.current,
+            "round": self.round,
+            "end_triggered": self.end_triggered,
+            "variant": "hard" if self.hard else "standard",
+            "target_points": self.target,
+            "kinds": list(KINDS),
+            "pool": self.pool[:],
+            "hands": [hand[:] for hand in self.hands],
+            "corners": [[corner[:] for corner in board] for board in self.corners],
+            "boards": [None if d is None else DOG_JSON[d] for d in self.boards],
+            "deck_size": len(self.deck),
+            "claimed": [dogs[:] for dogs in self.claimed],
+            "scores": [self.score(p) for p in range(self.n)],
+            "sides": None if self.hard else ["cat" if c else "dog" for c in self.cat_side],
+            "rolls_this_turn": self.rolls,
+            "last_roll": None if roll is None else list(roll),
+            "last_symbols": None
+            if roll is None
+            else [FACE_SYMBOLS[0][roll[0]], FACE_SYMBOLS[1][roll[1]]],
+            "pending": [_symbol_name(s) for s in self.pending],
+            "events": self._events[self._marks[seat] - self._event_base :],
+        }
+
+    def result(self) -> Result:
+        points = [self.score(p) for p in range(self.n)]
+        dogs = [len(c) for c in self.claimed]
+        ranks = ranks_from_scores(list(zip(points, dogs, strict=True)))
+        return Result(
+            scores=[float(p) for p in points],
+            ranks=ranks,
+            detail={
+                "end": None if self.end is None else str(self.end),
+                "rounds": self.round,
+                "points": points,
+                "dogs": dogs,
+                "claimed": [c[:] for c in self.claimed],
+                "winners": [p for p in range(self.n) if ranks[p] == 1],
+            },
+        )
+
+    # -- copies ---------------------------------------------------------------------------
+    def clone(self) -> GoodBoyState:
+        twin = object.__new__(GoodBoyState)
+        twin.__dict__.update(self.__dict__)
+        twin.history = self.history[:]
+        twin._legal_cache = None
+        twin.pool = self.pool[:]
+        twin.hands = [h[:] for h in self.hands]
+        twin.corners = [[c[:] for c in board] for board in self.corners]
+        twin.boards = self.boards[:]
+        twin.deck = self.deck[:]
+        twin.claimed = [c[:] for c in self.claimed]
+        twin.cat_side = self.cat_side[:]
+        twin.pending = self.pending[:]
+        twin._events = self._events[:]
+        twin._marks = self._marks[:]
+        twin._rng = random.Random()
+        twin._rng.setstate(self._rng.getstate())
+        return twin
+
+    def determinize(self, seat: int, rng: random.Random) -> GoodBoyState:
+        """The deck order is the only hidden thing: reshuffle it, and re-seed future dice."""
+        twin = self.clone()
+        rng.shuffle(twin.deck)
+        twin._rng = random.Random(rng.getrandbits(64))
+        return twin
+
+    # -- text -----------------------------------------------------------------------------
+    def describe(self, action: Action) -> str:
+        who = f"seat {self.current}"
+        kind = action.get("type")
+        if kind == "roll":
+            return f"{who} rolls the dice"
+        if kind == "stop":
+            return f"{who} stops rolling"
+        if kind == "done":
+            return f"{who} finishes assigning"
+        if kind == "take":
+            return f"{who} takes a {action['item']} (any face)"
+        if kind == "steal":
+            return (
+                f"{who} takes a {action['item']} from seat {action['from']}'s corner "
+                f"on board {action['board']}"
+            )
+        if kind == "assign":
+            return f"{who} puts a {action['item']} in its corner on board {action['board']}"
+        if kind == "claim":
+            dog = self.boards[action["board"]]
+            name = "no dog" if dog is None else f"the {DOGS[dog].breed} ({DOGS[dog].points} pts)"
+            return f"{who} claims {name} on board {action['board']}"
+        return f"{who} plays {action!r}"
+
+    def render(self, seat: int | None) -> str:
+        lines = [
+            f"Good Boy ({'hard' if self.hard else 'standard'}), round {self.round}, "
+            f"target {self.target}{', END TRIGGERED' if self.end_triggered else ''}",
+            f"pool  {_counts(self.pool)}",
+        ]
+        for b, dog in enumerate(self.boards):
+            title = "(empty)" if dog is None else _dog_line(DOGS[dog])
+            lines.append(f"board {b}: {title}")
+            for p in range(self.n):
+                lines.append(f"    corner {p}: {_counts(self.corners[b][p])}")
+        for p in range(self.n):
+            side = "" if self.hard else (" [cat]" if self.cat_side[p] else " [dog]")
+            mark = ">" if p == self.current and self.phase is not Phase.OVER else " "
+            you = " (you)" if p == seat else ""
+            dogs = ", ".join(DOGS[d].breed for d in self.claimed[p]) or "-"
+            lines.append(
+                f"{mark} seat {p}{you}{side}: {self.score(p)} pts; hand {_counts(self.hands[p])};"
+                f" dogs {dogs}"
+            )
+        deck = f"deck {len(self.deck)} cards"
+        if seat is None:
+            deck += f" (top first: {self.deck})"
+        lines.append(deck)
+        if self.phase is Phase.OVER:
+            lines.append(f"game over ({self.end}); ranks {self.result().ranks}")
+        else:
+            roll = "-" if self.last_roll is None else _roll_text(self.last_roll)
+            pending = " ".join(_symbol_name(s) for s in self.pending) or "-"
+            lines.append(f"phase {self.phase}, roll {self.rolls}: {roll}; pending {pending}")
+        return "\n".join(lines)
+
+
+# -- pure helpers ------------------------------------------------------------------------
+
+
+def covers(have: list[int], needs: tuple[int, ...]) -> bool:
+    """Whether the counts ``have`` hold at least ``needs`` of every kind."""
+    return all(h >= n for h, n in zip(have, needs, strict=True))
+
+
+def missing(have: list[int], needs: tuple[int, ...]) -> list[int]:
+    """Per kind, how many more tokens ``needs`` asks for than ``have`` holds."""
+    return [max(0, n - h) for h, n in zip(have, needs, strict=True)]
+
+
+def _symbol_name(symbol: int) -> str:
+    return "any" if symbol == ANY else KINDS[symbol]
+
+
+def _counts(counts: list[int]) -> str:
+    return " ".join(f"{KINDS[k]}:{c}" for k, c in enumerate(counts) if c) or "-"
+
+
+def _dog_line(dog: Dog) -> str:
+    needs = " ".join(f"{KINDS[k]}:{n}" for k, n in enumerate(dog.needs) if n)
+    return f"#{dog.id} {dog.breed}, {dog.points} pts, needs {needs}"
+
+
+def _roll_text(faces: tuple[int, int]) -> str:
+    return " | ".join("+".join(FACE_SYMBOLS[d][f]) for d, f in enumerate(faces))
