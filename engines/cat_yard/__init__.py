@@ -1,0 +1,48 @@
+"""Cat Yard: lure cats from a shared yard with bait cards gathered push-your-luck style.
+
+2-4 players. The printed game's title and card data are unknown: the bait cards and cat
+tiles are designed (see :mod:`engines.cat_yard.data` and ``README.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.base import OptionSpec, resolve_options
+from engines.cat_yard.data import COUNTS
+from engines.cat_yard.rules import CatYardState
+
+__all__ = ["ENGINE", "CatYardEngine", "CatYardState"]
+
+_OPTIONS: Mapping[str, OptionSpec] = {
+    "target": OptionSpec(
+        default=COUNTS["target_points"][0],
+        help="points that trigger the end of the game (rulebook: 10; the longer game: 15)",
+        kind=int,
+        minimum=1,
+        maximum=76,
+    ),
+}
+
+
+class CatYardEngine:
+    """The Cat Yard rules engine (spec: shared/rules/cat-yard.md)."""
+
+    name = "cat-yard"
+    title = "Cat Yard (working title; the printed title is unknown)"
+    version = "1"
+    min_players = 2
+    max_players = 4
+
+    def option_specs(self) -> Mapping[str, OptionSpec]:
+        return _OPTIONS
+
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> CatYardState:
+        opts = resolve_options(_OPTIONS, options)
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"cat-yard is for 2-4 players, got {players}")
+        return CatYardState(players, opts["target"], seed)
+
+
+ENGINE = CatYardEngine()

@@ -1,0 +1,801 @@
+"""Cat Yard rules: gather bait with a push-your-luck draw, lure cats from the yard.
+
+Spec: ``shared/rules/cat-yard.md`` (section numbers below refer to it). All card and tile
+data is designed (see :mod:`engines.cat_yard.data`).
+
+Chance: one :class:`random.Random` seeded with the game seed and consumed only by
+``rng.shuffle`` in this order (spec §5): the bait deck at setup, one reshuffle per dog drawn
+for a setup arrow field, the cat stack at setup, then one shuffle per lazy reshuffle of the
+discard pile during play. Seed + the chosen action indices replay a game exactly.
+
+Decisions: every decision with exactly one legal action is applied by the engine itself
+(always, except ``end_turn``), so the seat is asked only real choices (spec §4.2).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from itertools import combinations
+from typing import Any, Final
+
+from engines.base import Action, GameState, Result, ranks_from_scores
+from engines.cat_yard.data import BAIT_ROWS, CAT_ROWS, COUNTS, SYMBOLS
+
+# -- constants ------------------------------------------------------------------------------
+
+FIELDS: Final = COUNTS["fields_per_cushion"][0]
+CUSHIONS: Final = COUNTS["cushions"][0]
+YARD_SLOTS: Final = COUNTS["yard_slots"][0]
+ROUND_CAP: Final = COUNTS["round_cap"][0]
+ARROW: Final = 0  # the arrow field of every cushion
+
+# Seats -> table positions (spec §3); the other positions hold unowned cushions.
+SEAT_POSITIONS: Final[dict[int, tuple[int, ...]]] = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+
+
+class Phase(StrEnum):
+    """Where the current player is inside a turn (spec §4.2)."""
+
+    START = "START"
+    GATHER_DECIDE = "GATHER_DECIDE"
+    DOG = "DOG"
+    PLACE = "PLACE"
+    DRAW_PLACE = "DRAW_PLACE"
+    POST = "POST"
+    OVER = "OVER"
+
+
+FREE_PHASES: Final = frozenset({Phase.START, Phase.GATHER_DECIDE, Phase.POST})
+SYMBOL_BIT: Final = {name: 1 << i for i, name in enumerate(SYMBOLS)}
+
+
+# -- value types ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BaitCard:
+    """One bait card: its symbols (none for a dog)."""
+
+    id: int
+    symbols: tuple[str, ...]
+    source: str
+
+    @property
+    def dog(self) -> bool:
+        return not self.symbols
+
+    @property
+    def mask(self) -> int:
+        return _mask(self.symbols)
+
+    def label(self) -> str:
+        return "dog" if self.dog else "+".join(self.symbols)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "symbols": list(self.symbols), "source": self.source}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BaitCard:
+        return cls(data["id"], tuple(data["symbols"]), data["source"])
+
+
+@dataclass(frozen=True)
+class CatTile:
+    """One cat tile: cost (symbols, repeats allowed), points, ability, wild symbols."""
+
+    id: int
+    cost: tuple[str, ...]
+    points: int
+    ability: str
+    wild: tuple[str, ...]
+    source: str
+
+    @property
+    def wild_mask(self) -> int:
+        return _mask(self.wild)
+
+    def label(self) -> str:
+        return f"cat {self.id} ({'+'.join(self.cost)}, {self.points} pt, {self.ability})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "cost": list(self.cost),
+            "points": self.points,
+            "ability": self.ability,
+            "wild": list(self.wild),
+            "source": self.source,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CatTile:
+        return cls(
+            data["id"],
+            tuple(data["cost"]),
+            data["points"],
+            data["ability"],
+            tuple(data["wild"]),
+            data["source"],
+        )
+
+
+def _mask(symbols: Sequence[str]) -> int:
+    mask = 0
+    for name in symbols:
+        mask |= SYMBOL_BIT[name]
+    return mask
+
+
+def _build_bait() -> dict[int, BaitCard]:
+    cards: dict[int, BaitCard] = {}
+    for first, copies, symbols, source in BAIT_ROWS:
+        for card_id in range(first, first + copies):
+            cards[card_id] = BaitCard(card_id, symbols, source)
+    return cards
+
+
+BAIT: Final = _build_bait()
+CATS: Final = {row[0]: CatTile(*row) for row in CAT_ROWS}
+BAIT_IDS: Final = tuple(sorted(BAIT))
+CAT_IDS: Final = tuple(sorted(CATS))
+# Flat lookup tables indexed by id (index 0 unused), for the hot paths.
+BAIT_MASK: Final = (0, *(BAIT[i].mask for i in BAIT_IDS))
+IS_DOG: Final = (False, *(BAIT[i].dog for i in BAIT_IDS))
+CAT_POINTS: Final = (0, *(CATS[i].points for i in CAT_IDS))
+CAT_ABILITY: Final = ("", *(CATS[i].ability for i in CAT_IDS))
+CAT_WILD: Final = (0, *(CATS[i].wild_mask for i in CAT_IDS))
+CAT_COST: Final = ((), *(tuple(SYMBOLS.index(s) for s in CATS[i].cost) for i in CAT_IDS))
+
+assert len(BAIT) == COUNTS["bait_cards"][0] and sum(IS_DOG) == COUNTS["dogs"][0]
+assert len(CATS) == COUNTS["cat_tiles"][0]
+
+
+def static_tables() -> dict[str, Any]:
+    """The public card and tile tables (JSON-ready), e.g. for a bot's documentation."""
+    return {
+        "bait": [BAIT[i].to_json() for i in BAIT_IDS],
+        "cats": [CATS[i].to_json() for i in CAT_IDS],
+    }
+
+
+# -- the state ------------------------------------------------------------------------------
+
+
+class CatYardState(GameState):
+    """A game of Cat Yard. Positions 0-3 hold the four cushions; seats sit at positions."""
+
+    players: int
+    target: int
+    rng: random.Random
+    seat_pos: tuple[int, ...]
+    owner: tuple[int | None, ...]
+    cushions: list[list[int]]  # [position][field] -> card id, 0 = empty
+    protected: list[bool]
+    deck: list[int]  # top = last
+    discard: list[int]
+    cat_stack: list[int]  # top = last
+    yard: list[int]  # cat id, 0 = empty
+    cat_discard: list[int]
+    owned: list[list[int]]  # per seat, in the order lured
+    used: list[bool]  # per cat id
+    current: int
+    phase: Phase
+    main_action: str  # "none", "gather" or "lure"
+    revealed: list[int]
+    swapped_with: list[int]
+    pending_dog: int
+    drawn: int  # the card a draw ability is placing (DRAW_PLACE), 0 = none
+    draws_left: int
+    return_phase: Phase
+    round: int
+    end_triggered: bool
+    end_reason: str
+    log: list[dict[str, Any]]
+    log_base: int  # absolute index of log[0]
+    since: list[int]  # per seat: absolute log index of its last decision
+
+    def __init__(self, players: int, target: int, seed: int) -> None:
+        super().__init__()
+        self.players = players
+        self.target = target
+        self.rng = random.Random(seed)
+        self.seat_pos = SEAT_POSITIONS[players]
+        owner: list[int | None] = [None] * CUSHIONS
+        for seat, pos in enumerate(self.seat_pos):
+            owner[pos] = seat
+        self.owner = tuple(owner)
+        self.cushions = [[0] * FIELDS for _ in range(CUSHIONS)]
+        self.protected = [False] * CUSHIONS
+        self.discard = []
+        self.cat_discard = []
+        self.owned = [[] for _ in range(players)]
+        self.used = [False] * (len(CATS) + 1)
+        self.revealed = []
+        self.swapped_with = []
+        self.pending_dog = 0
+        self.drawn = 0
+        self.draws_left = 0
+        self.return_phase = Phase.START
+        self.round = 1
+        self.end_triggered = False
+        self.end_reason = ""
+        self.log = []
+        self.log_base = 0
+        self.since = [0] * players
+        self._deal()
+        self._begin_turn(0)
+        self.settle()
+
+    # -- chance ---------------------------------------------------------------------------
+    def _deal(self) -> None:
+        """Setup (spec §3): shuffle the deck, deal arrow cards, shuffle cats, fill the yard."""
+        self.deck = list(BAIT_IDS)
+        self.rng.shuffle(self.deck)
+        for pos in range(CUSHIONS):
+            card = self.deck.pop()
+            while IS_DOG[card]:
+                self.deck.append(card)
+                self.rng.shuffle(self.deck)
+                card = self.deck.pop()
+            self.cushions[pos][ARROW] = card
+        self.cat_stack = list(CAT_IDS)
+        self.rng.shuffle(self.cat_stack)
+        self.yard = [0] * YARD_SLOTS
+        for slot in range(YARD_SLOTS):
+            self._refill(slot)
+
+    def _draw(self) -> int:
+        """The top bait card; reshuffles the discard pile first if the deck is empty."""
+        if not self.deck:
+            self.deck, self.discard = self.discard, []
+            self.rng.shuffle(self.deck)
+            self._event("reshuffle", size=len(self.deck))
+        return self.deck.pop()
+
+    def _draw_bait(self) -> int:
+        """Draw until a bait card comes, discarding dogs; 0 if no bait card is left to draw."""
+        if all(IS_DOG[c] for c in self.deck) and all(IS_DOG[c] for c in self.discard):
+            return 0
+        while True:
+            card = self._draw()
+            self._event("draw", card=card)
+            if not IS_DOG[card]:
+                return card
+            self.discard.append(card)
+
+    def _refill(self, slot: int) -> None:
+        if self.cat_stack:
+            cat = self.cat_stack.pop()
+            self.yard[slot] = cat
+            self._event("refill", slot=slot, cat=cat)
+
+    # -- the contract ---------------------------------------------------------------------
+    def to_move(self) -> int | None:
+        return None if self.phase is Phase.OVER else self.current
+
+    def _legal(self) -> list[Action]:
+        phase = self.phase
+        if phase is Phase.START:
+            return [{"type": "gather"}, *self._lures(), *self._free()]
+        if phase is Phase.GATHER_DECIDE:
+            return [{"type": "reveal"}, {"type": "stop"}, *self._free()]
+        if phase is Phase.DOG:
+            return [
+                *(
+                    {"type": "ignore_dog", "cat": c}
+                    for c in self.owned[self.current]
+                    if CAT_ABILITY[c] == "ignore_dog" and not self.used[c]
+                ),
+                {"type": "accept_dog"},
+            ]
+        if phase is Phase.PLACE:
+            return self._placements()
+        if phase is Phase.DRAW_PLACE:
+            fields = self.cushions[self.seat_pos[self.current]]
+            return [{"type": "place_drawn", "field": f} for f in range(FIELDS) if not fields[f]]
+        if phase is Phase.POST:
+            lures = self._lures() if self.main_action == "lure" else []
+            return [*lures, *self._free(), {"type": "end_turn"}]
+        return []
+
+    def _play(self, action: Action) -> None:
+        self.since[self.current] = self.log_base + len(self.log)
+        self._event("act", seat=self.current, action=action)
+        self._dispatch(action)
+        self.settle()
+
+    def settle(self) -> None:
+        """Apply every forced decision (one legal action, not ``end_turn``); cache the list.
+
+        The engine calls it after every action; call it yourself after editing a state by
+        hand (tests, a bot's own simulations).
+        """
+        legal = self._legal()
+        while len(legal) == 1 and legal[0]["type"] != "end_turn":
+            self._event("act", seat=self.current, action=legal[0], auto=True)
+            self._dispatch(legal[0])
+            legal = self._legal()
+        self._legal_cache = legal if self.phase is not Phase.OVER else None
+
+    def _dispatch(self, action: Action) -> None:
+        kind = action["type"]
+        if kind == "gather":
+            self.main_action = "gather"
+            self._reveal()
+        elif kind == "reveal":
+            self._reveal()
+        elif kind == "stop":
+            self.phase = Phase.PLACE
+        elif kind == "ignore_dog":
+            self.used[action["cat"]] = True
+            self.discard.append(self.pending_dog)
+            self.pending_dog = 0
+            self.phase = Phase.GATHER_DECIDE
+        elif kind == "accept_dog":
+            self._bust()
+        elif kind in ("place", "replace"):
+            self._place(action["card"], action["field"])
+        elif kind == "done":
+            self.discard.extend(self.revealed)
+            self.revealed = []
+            self.phase = Phase.POST
+        elif kind == "place_drawn":
+            self.cushions[self.seat_pos[self.current]][action["field"]] = self.drawn
+            self.drawn = 0
+            self._next_draw()
+        elif kind == "lure":
+            self._lure(action["slot"], action["fields"], action["wilds"])
+        elif kind == "swap":
+            self._swap(action["target"])
+        elif kind == "ability":
+            self._ability(action["cat"], action.get("slots", ()))
+        elif kind == "end_turn":
+            self._end_turn()
+        else:  # pragma: no cover - apply() only lets legal actions through
+            raise ValueError(f"unknown action {action!r}")
+
+    # -- legal-action generators ----------------------------------------------------------
+    def _lures(self) -> list[Action]:
+        """Every legal lure (spec §4.6): a yard slot, paying fields and wild tiles."""
+        fields = self.cushions[self.seat_pos[self.current]]
+        payers = [(f, BAIT_MASK[c]) for f, c in enumerate(fields) if c]
+        wilds = sorted(
+            (c, CAT_WILD[c]) for c in self.owned[self.current] if CAT_WILD[c] and not self.used[c]
+        )
+        n_fields = len(payers)
+        payers += wilds
+        all_masks = tuple(m for _, m in payers)
+        out: list[Action] = []
+        for slot, cat in enumerate(self.yard):
+            if not cat:
+                continue
+            cost = CAT_COST[cat]
+            if len(cost) > len(payers) or not can_pay(cost, all_masks):
+                continue
+            for combo in combinations(range(len(payers)), len(cost)):
+                if can_pay(cost, tuple(sorted(payers[i][1] for i in combo))):
+                    out.append(
+                        {
+                            "type": "lure",
+                            "slot": slot,
+                            "fields": [payers[i][0] for i in combo if i < n_fields],
+                            "wilds": [payers[i][0] for i in combo if i >= n_fields],
+                        }
+                    )
+        return out
+
+    def _free(self) -> Iterator[Action]:
+        """F(P): swaps, then abilities of unused cats in the order they were lured (§4.3)."""
+        pos = self.seat_pos[self.current]
+        if self.cushions[pos][ARROW]:
+            for q in range(CUSHIONS):
+                if (
+                    q != pos
+                    and self.cushions[q][ARROW]
+                    and not self.protected[q]
+                    and q not in self.swapped_with
+                ):
+                    yield {"type": "swap", "target": q}
+        has_empty = 0 in self.cushions[pos]
+        cat_slots = [s for s in range(YARD_SLOTS) if self.yard[s]]
+        for cat in self.owned[self.current]:
+            if self.used[cat]:
+                continue
+            ability = CAT_ABILITY[cat]
+            if ability in ("draw_1", "draw_2"):
+                if has_empty:
+                    yield {"type": "ability", "cat": cat}
+            elif ability in ("rotate_left", "rotate_right", "protect"):
+                yield {"type": "ability", "cat": cat}
+            elif ability == "yard_discard_all":
+                if cat_slots:
+                    yield {"type": "ability", "cat": cat}
+            elif ability == "yard_discard_1" or (
+                ability == "yard_discard_2" and len(cat_slots) == 1
+            ):
+                for s in cat_slots:
+                    yield {"type": "ability", "cat": cat, "slots": [s]}
+            elif ability == "yard_discard_2":
+                for s1, s2 in combinations(cat_slots, 2):
+                    yield {"type": "ability", "cat": cat, "slots": [s1, s2]}
+
+    def _placements(self) -> list[Action]:
+        """PLACE (§4.5): each revealed card onto each field, then ``done`` if allowed."""
+        fields = self.cushions[self.seat_pos[self.current]]
+        out: list[Action] = [
+            {"type": "replace" if fields[f] else "place", "card": card, "field": f}
+            for card in self.revealed
+            for f in range(FIELDS)
+        ]
+        if fields[ARROW]:
+            out.append({"type": "done"})
+        return out
+
+    # -- transitions ----------------------------------------------------------------------
+    def _begin_turn(self, seat: int) -> None:
+        """Enter START for ``seat`` (§4.4); drop log entries every seat has already seen."""
+        self.current = seat
+        self.protected[self.seat_pos[seat]] = False
+        self.main_action = "none"
+        self.swapped_with = []
+        self.revealed = []
+        self.phase = Phase.START
+        seen = min(self.since) - self.log_base
+        if seen > 0:
+            del self.log[:seen]
+            self.log_base += seen
+        self._event("turn", seat=seat, round=self.round)
+
+    def _reveal(self) -> None:
+        """REVEAL (§4.5): a first-card dog is discarded and the reveal repeats."""
+        while True:
+            card = self._draw()
+            self._event("reveal", card=card)
+            if not IS_DOG[card]:
+                self.revealed.append(card)
+                self.phase = Phase.GATHER_DECIDE
+                return
+            if self.revealed:
+                self.pending_dog = card
+                self.phase = Phase.DOG
+                return
+            self.discard.append(card)
+
+    def _bust(self) -> None:
+        self._event("bust", seat=self.current, cards=[*self.revealed, self.pending_dog])
+        self.discard.extend(self.revealed)
+        self.discard.append(self.pending_dog)
+        self.revealed = []
+        self.pending_dog = 0
+        self.phase = Phase.POST
+
+    def _place(self, card: int, field: int) -> None:
+        fields = self.cushions[self.seat_pos[self.current]]
+        if fields[field]:
+            self.discard.append(fields[field])
+        fields[field] = card
+        self.revealed.remove(card)
+        if not self.revealed:
+            self.phase = Phase.POST
+
+    def _lure(self, slot: int, fields: Sequence[int], wilds: Sequence[int]) -> None:
+        cushion = self.cushions[self.seat_pos[self.current]]
+        for f in fields:
+            self.discard.append(cushion[f])
+            cushion[f] = 0
+        for cat in wilds:
+            self.used[cat] = True
+        self.owned[self.current].append(self.yard[slot])
+        self.yard[slot] = 0
+        self._refill(slot)
+        self.main_action = "lure"
+        self.phase = Phase.POST
+
+    def _swap(self, target: int) -> None:
+        mine = self.cushions[self.seat_pos[self.current]]
+        theirs = self.cushions[target]
+        mine[ARROW], theirs[ARROW] = theirs[ARROW], mine[ARROW]
+        self.swapped_with.append(target)
+
+    def _ability(self, cat: int, slots: Sequence[int]) -> None:
+        """Resolve a free ability (§4.7); the tile is used even if nothing changes."""
+        self.used[cat] = True
+        ability = CAT_ABILITY[cat]
+        if ability == "yard_discard_all":
+            slots = [s for s in range(YARD_SLOTS) if self.yard[s]]
+        if ability.startswith("yard_discard"):
+            for s in slots:
+                self.cat_discard.append(self.yard[s])
+                self.yard[s] = 0
+            for s in slots:
+                self._refill(s)
+        elif ability.startswith("draw_"):
+            self.return_phase = self.phase
+            self.draws_left = int(ability[-1])
+            self._next_draw()
+        elif ability.startswith("rotate_"):
+            self._rotate(1 if ability == "rotate_left" else -1)
+        elif ability == "protect":
+            self.protected[self.seat_pos[self.current]] = True
+
+    def _next_draw(self) -> None:
+        """Draw the next card of a draw ability into DRAW_PLACE, or return when done."""
+        if self.draws_left and 0 in self.cushions[self.seat_pos[self.current]]:
+            card = self._draw_bait()
+            if card:
+                self.draws_left -= 1
+                self.drawn = card
+                self.phase = Phase.DRAW_PLACE
+                return
+        self.draws_left = 0
+        self.phase = self.return_phase
+
+    def _rotate(self, step: int) -> None:
+        """Move cushion contents ``step`` places clockwise among unprotected positions."""
+        free = [p for p in range(CUSHIONS) if not self.protected[p]]
+        contents = [self.cushions[p] for p in free]
+        for i, p in enumerate(free):
+            self.cushions[p] = contents[(i - step) % len(free)]
+
+    def _end_turn(self) -> None:
+        """End of turn (§4.8): end check, feeding of unowned cushions, next player."""
+        seat = self.current
+        if any(self.points(s) >= self.target for s in range(self.players)):
+            self.end_triggered = True
+            self.end_reason = self.end_reason or "target"
+        if not any(self.yard) and not self.cat_stack:
+            self.end_triggered = True
+            self.end_reason = self.end_reason or "no_cats"
+        last = seat == self.players - 1
+        if last and (self.end_triggered or self.round >= ROUND_CAP):
+            self.end_reason = self.end_reason or "round_cap"
+            self.phase = Phase.OVER
+            self._event("game_over", reason=self.end_reason)
+            return
+        nxt = 0 if last else seat + 1
+        pos, nxt_pos = self.seat_pos[seat], self.seat_pos[nxt]
+        q = (pos + 1) % CUSHIONS
+        while q != nxt_pos:
+            self._feed(q)
+            q = (q + 1) % CUSHIONS
+        if last:
+            self.round += 1
+        self._begin_turn(nxt)
+
+    def _feed(self, pos: int) -> None:
+        """Give an unowned cushion one bait card: arrow field first, else lowest empty."""
+        fields = self.cushions[pos]
+        if 0 not in fields:
+            return
+        card = self._draw_bait()
+        if card:
+            field = fields.index(0)
+            fields[field] = card
+            self._event("feed", position=pos, field=field, card=card)
+
+    def _event(self, kind: str, **data: Any) -> None:
+        self.log.append({"e": kind, **data})
+
+    # -- queries --------------------------------------------------------------------------
+    def points(self, seat: int) -> int:
+        return sum(CAT_POINTS[c] for c in self.owned[seat])
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Everything on the table (all of it public) plus the events since ``seat`` acted.
+
+        Hidden: the order of the bait deck and of the cat stack, except the points on the
+        back of the top tile (spec §6).
+        """
+        used = self.used
+        return {
+            "seat": seat,
+            "to_move": self.to_move(),
+            "phase": self.phase.value,
+            "round": self.round,
+            "target": self.target,
+            "end_triggered": self.end_triggered,
+            "main_action": self.main_action,
+            "players": [
+                {
+                    "seat": s,
+                    "position": self.seat_pos[s],
+                    "cats": [[c, used[c]] for c in self.owned[s]],
+                    "points": self.points(s),
+                }
+                for s in range(self.players)
+            ],
+            "cushions": [
+                {
+                    "position": p,
+                    "owner": self.owner[p],
+                    "fields": [c or None for c in self.cushions[p]],
+                    "protected": self.protected[p],
+                }
+                for p in range(CUSHIONS)
+            ],
+            "yard": [c or None for c in self.yard],
+            "cat_stack_count": len(self.cat_stack),
+            "cat_stack_top_points": CAT_POINTS[self.cat_stack[-1]] if self.cat_stack else None,
+            "cat_discard": list(self.cat_discard),
+            "deck_count": len(self.deck),
+            "discard": list(self.discard),
+            "revealed": list(self.revealed),
+            "pending_dog": self.pending_dog or None,
+            "drawn": self.drawn or None,
+            "swapped_with": sorted(self.swapped_with),
+            "events": self.log[self.since[seat] - self.log_base :],
+        }
+
+    def result(self) -> Result:
+        scores = [self.points(s) for s in range(self.players)]
+        ranks = ranks_from_scores(scores)
+        return Result(
+            scores=[float(x) for x in scores],
+            ranks=ranks,
+            detail={
+                "end": self.end_reason or "unfinished",
+                "rounds": self.round,
+                "target": self.target,
+                "cats": [list(self.owned[s]) for s in range(self.players)],
+                "winners": [s for s in range(self.players) if ranks[s] == 1],
+            },
+        )
+
+    def clone(self) -> CatYardState:
+        new = object.__new__(CatYardState)
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.cushions = [list(c) for c in self.cushions]
+        for name in (
+            "protected",
+            "deck",
+            "discard",
+            "cat_stack",
+            "yard",
+            "cat_discard",
+            "used",
+            "revealed",
+            "swapped_with",
+            "log",
+            "since",
+        ):
+            setattr(new, name, list(getattr(self, name)))
+        new.owned = [list(o) for o in self.owned]
+        return new
+
+    def determinize(self, seat: int, rng: random.Random) -> CatYardState:
+        """Re-shuffle the deck and the cat stack (keeping the top tile's visible points)."""
+        new = self.clone()
+        rng.shuffle(new.deck)
+        if new.cat_stack:
+            top_points = CAT_POINTS[new.cat_stack[-1]]
+            top = rng.choice([c for c in new.cat_stack if CAT_POINTS[c] == top_points])
+            rest = [c for c in new.cat_stack if c != top]
+            rng.shuffle(rest)
+            new.cat_stack = [*rest, top]
+        new.rng = random.Random(rng.getrandbits(64))
+        return new
+
+    # -- text -----------------------------------------------------------------------------
+    def describe(self, action: Action) -> str:
+        return f"seat {self.current} {describe_action(action, self.yard)}"
+
+    def render(self, seat: int | None) -> str:
+        """The table as text; ``seat=None`` also shows the hidden deck and stack order."""
+        lines = [
+            f"Cat Yard  round {self.round}  target {self.target}  "
+            f"{'game over' if self.phase is Phase.OVER else f'seat {self.current} to move'}"
+            f"  phase {self.phase.value}  main action {self.main_action}"
+            + ("  (end triggered)" if self.end_triggered else ""),
+            "yard: " + "  ".join(f"[{s}] {_cat_text(c)}" for s, c in enumerate(self.yard)),
+            f"cat stack: {len(self.cat_stack)} tiles"
+            + (f", top shows {CAT_POINTS[self.cat_stack[-1]]} pt" if self.cat_stack else ""),
+        ]
+        for pos in range(CUSHIONS):
+            owner = self.owner[pos]
+            who = f"seat {owner}" if owner is not None else "unowned"
+            cells = "  ".join(
+                f"{f}{'>' if f == ARROW else ':'}{_card_text(c)}"
+                for f, c in enumerate(self.cushions[pos])
+            )
+            lines.append(
+                f"cushion {pos} ({who}{', protected' if self.protected[pos] else ''}): {cells}"
+            )
+        for s in range(self.players):
+            cats = ", ".join(f"{c}{'*' if self.used[c] else ''}" for c in self.owned[s]) or "-"
+            lines.append(f"seat {s}: {self.points(s)} pt, cats {cats}  (* = used)")
+        lines.append(f"deck: {len(self.deck)} cards; discard: {len(self.discard)} cards")
+        if self.revealed or self.pending_dog or self.drawn:
+            shown = ", ".join(_card_text(c) for c in self.revealed) or "-"
+            lines.append(
+                f"revealed: {shown}"
+                + (f"; dog {self.pending_dog} waiting" if self.pending_dog else "")
+                + (f"; drawn {_card_text(self.drawn)}" if self.drawn else "")
+            )
+        if seat is None:
+            lines.append("deck top first: " + " ".join(str(c) for c in reversed(self.deck)))
+            lines.append("stack top first: " + " ".join(str(c) for c in reversed(self.cat_stack)))
+        return "\n".join(lines)
+
+
+# -- pure helpers ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def can_pay(cost: tuple[int, ...], masks: tuple[int, ...]) -> bool:
+    """Whether payers with these symbol masks can pay ``cost``, one symbol each.
+
+    ``cost`` lists symbol indices (repeats allowed); each payer (a bait card or a wild
+    tile) pays exactly one symbol it shows (spec §4.6), so a card showing two wanted
+    symbols still pays only one. Spare payers are allowed. Pass ``masks`` sorted so the
+    cache is shared. Checked with Hall's condition: every set S of wanted kinds needs at
+    least as many payers showing a kind in S as the cost has symbols in S.
+    """
+    need = [0] * len(SYMBOLS)
+    for k in cost:
+        need[k] += 1
+    kinds = [k for k in range(len(SYMBOLS)) if need[k]]
+    for subset in range(1, 1 << len(kinds)):
+        bits = 0
+        demand = 0
+        for i, k in enumerate(kinds):
+            if subset >> i & 1:
+                bits |= 1 << k
+                demand += need[k]
+        if sum(1 for m in masks if m & bits) < demand:
+            return False
+    return True
+
+
+def _card_text(card: int) -> str:
+    return f"{card}({BAIT[card].label()})" if card else "--"
+
+
+def _cat_text(cat: int) -> str:
+    if not cat:
+        return "--"
+    tile = CATS[cat]
+    return f"{cat}:{'+'.join(tile.cost)}={tile.points}pt/{tile.ability}"
+
+
+def describe_action(action: Action, yard: Sequence[int]) -> str:
+    """One line for an action (without the seat), e.g. ``lures cat 14 from slot 2 ...``."""
+    kind = action["type"]
+    if kind == "gather":
+        return "gathers bait"
+    if kind == "reveal":
+        return "reveals another card"
+    if kind == "stop":
+        return "stops revealing"
+    if kind == "ignore_dog":
+        return f"ignores the dog with cat {action['cat']}"
+    if kind == "accept_dog":
+        return "accepts the dog and loses the revealed cards"
+    if kind == "place":
+        return f"places {_card_text(action['card'])} on field {action['field']}"
+    if kind == "replace":
+        return f"replaces field {action['field']} with {_card_text(action['card'])}"
+    if kind == "done":
+        return "discards the remaining revealed cards"
+    if kind == "place_drawn":
+        return f"places the drawn card on field {action['field']}"
+    if kind == "lure":
+        wilds = f" and wild cats {action['wilds']}" if action["wilds"] else ""
+        return (
+            f"lures {CATS[yard[action['slot']]].label()} from slot {action['slot']} "
+            f"paying fields {action['fields']}{wilds}"
+        )
+    if kind == "swap":
+        return f"swaps arrow cards with cushion {action['target']}"
+    if kind == "ability":
+        slots = f" on slots {action['slots']}" if "slots" in action else ""
+        return f"uses {CAT_ABILITY[action['cat']]} of cat {action['cat']}{slots}"
+    if kind == "end_turn":
+        return "ends the turn"
+    return f"plays {action!r}"
