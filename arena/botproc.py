@@ -19,6 +19,7 @@ import resource
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,25 +91,68 @@ class StderrLog:
         self.dropped += len(chunk) - len(kept)
 
 
-def _child_setup() -> None:
-    """Runs in the child before exec: no core dumps, and die with the referee."""
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass  # not Linux: the process-group kill still applies on every clean exit
+def _resource_limits(limits: Limits) -> list[tuple[int, int]]:
+    """The rlimits a bot process gets, as (resource, soft = hard) pairs."""
+    mib = 1 << 20
+    pairs = [
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_AS, limits.memory_mb * mib),
+        (resource.RLIMIT_CPU, limits.cpu_s),
+        (resource.RLIMIT_FSIZE, limits.file_mb * mib),
+        (resource.RLIMIT_NOFILE, limits.open_files),
+    ]
+    if limits.processes:
+        pairs.append((resource.RLIMIT_NPROC, limits.processes))
+    return pairs
+
+
+def _child_setup(rlimits: list[tuple[int, int]]) -> Callable[[], None]:
+    """What runs in the child before exec: resource limits, and die with the referee."""
+
+    def setup() -> None:
+        for which, value in rlimits:
+            _, hard = resource.getrlimit(which)
+            ceiling = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(which, (ceiling, ceiling))
+        with contextlib.suppress(OSError, AttributeError):
+            # Linux: SIGKILL this process if the referee dies, even by SIGKILL.
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+    return setup
 
 
 def _bot_environment(workdir: Path) -> dict[str, str]:
-    """A scrubbed environment: only what a program needs to start."""
-    keep = ("PATH", "LANG", "LC_ALL", "TZ", "PYTHONPATH", "VIRTUAL_ENV", "SYSTEMROOT")
+    """A scrubbed environment: only what a program needs to start.
+
+    The folder the arena was started from is put on ``PYTHONPATH``, so ``python -m
+    bots.<name>`` works from a checkout even though each bot runs in its own folder.
+    """
+    keep = ("PATH", "LANG", "LC_ALL", "TZ", "VIRTUAL_ENV", "SYSTEMROOT")
     env = {key: os.environ[key] for key in keep if key in os.environ}
+    paths = [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env["PYTHONPATH"] = os.pathsep.join(paths)
     env["HOME"] = str(workdir)
     env["TMPDIR"] = str(workdir)
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
+
+
+def _sandboxed(argv: list[str], workdir: Path) -> list[str]:
+    """Wrap a command in bubblewrap: no network, read-only system, a private pid space."""
+    return [
+        "bwrap",
+        "--ro-bind", "/", "/",
+        "--dev", "/dev",
+        "--proc", "/proc",
+        "--tmpfs", "/tmp",
+        "--bind", str(workdir), str(workdir),
+        "--chdir", str(workdir),
+        "--unshare-all",
+        "--die-with-parent",
+        "--",
+        *argv,
+    ]  # fmt: skip
 
 
 @dataclass
@@ -123,10 +167,14 @@ class BotProcess:
     ready: dict[str, Any] = field(default_factory=dict)
     broken: bool = False  # after any fault: never reused
     games_played: int = 0
+    hello_lines: tuple[bytes, bytes] = (b"", b"")  # the handshake as sent and answered
+    transcript: list[tuple[str, bytes]] | None = None  # ("to"|"from", line) while recording
     _closed: trio.Event = field(default_factory=trio.Event)
 
     async def send(self, message: bytes) -> None:
         """Send a line that needs no answer."""
+        if self.transcript is not None:
+            self.transcript.append(("to", message))
         try:
             assert self.process.stdin is not None
             await self.process.stdin.send_all(message)
@@ -134,26 +182,30 @@ class BotProcess:
             self.broken = True
             raise BotCrash("stopped reading its input (the process exited?)") from None
 
-    async def request(self, message: bytes, timeout_s: float) -> tuple[dict[str, Any], float]:
-        """Send ``message`` and wait for one answer line; return it and the seconds taken."""
-        started = time.perf_counter()
+    async def read_line(self, deadline: float) -> bytes:
+        """The next line from the bot, by ``deadline`` (trio clock) or :class:`BotTimeout`."""
         try:
-            with trio.fail_after(max(timeout_s, 0.0)):
-                await self.send(message)
+            with trio.fail_at(deadline):
                 line = await self.reader.readline()
         except trio.TooSlowError:
             self.broken = True
-            raise BotTimeout(f"no answer within {timeout_s * 1000:.0f} ms") from None
+            raise BotTimeout("no answer within the time limit") from None
         except BotFault:
             self.broken = True
             raise
-        elapsed = time.perf_counter() - started
+        if self.transcript is not None:
+            self.transcript.append(("from", line))
+        return line
+
+    async def ask(self, message: bytes, deadline: float) -> bytes:
+        """Send ``message`` and return the next line; both must happen by ``deadline``."""
         try:
-            answer = protocol.decode(line)
-        except BotFault:
+            with trio.fail_at(deadline):
+                await self.send(message)
+        except trio.TooSlowError:
             self.broken = True
-            raise
-        return answer, elapsed
+            raise BotTimeout("did not read its input within the time limit") from None
+        return await self.read_line(deadline)
 
     def close(self) -> None:
         """Ask the host task to say bye and end the process."""
@@ -187,7 +239,6 @@ async def _shutdown(process: trio.Process, bye_ms: int, polite: bool) -> None:
 
 async def host_bot(
     spec: BotSpec,
-    limits: Limits,
     hello: bytes,
     workdir: Path,
     log: StderrLog,
@@ -200,17 +251,19 @@ async def host_bot(
     :class:`BotFault` that prevented it; in both cases the process is gone when this returns.
     """
     workdir.mkdir(parents=True, exist_ok=True)
+    limits = spec.limits
+    argv = spec.argv() if spec.sandbox == "none" else _sandboxed(spec.argv(), workdir)
     started = time.perf_counter()
     try:
         process = await trio.lowlevel.open_process(
-            spec.argv(),
+            argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=str(workdir),
             env=_bot_environment(workdir),
             start_new_session=True,
-            preexec_fn=_child_setup,
+            preexec_fn=_child_setup(_resource_limits(limits)),
         )
     except OSError as exc:
         task_status.started(BotStartup(f"cannot start {spec.argv()[0]!r}: {exc.strerror}"))
@@ -222,8 +275,9 @@ async def host_bot(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_drain, process.stderr, log)
             try:
-                answer, _ = await bot.request(hello, limits.startup_ms / 1000)
-                bot.ready = protocol.check_ready(answer)
+                line = await bot.ask(hello, trio.current_time() + limits.startup_ms / 1000)
+                bot.ready = protocol.check_ready(protocol.decode(line))
+                bot.hello_lines = (hello, line)
             except BotFault as fault:
                 polite = False
                 startup = BotStartup(f"no valid 'ready' ({fault.verdict}: {fault})")
@@ -245,14 +299,12 @@ class BotPool:
     def __init__(
         self,
         spec: BotSpec,
-        limits: Limits,
         hello: bytes,
         workroot: Path,
         log: StderrLog,
         nursery: trio.Nursery,
     ) -> None:
         self.spec = spec
-        self.limits = limits
         self._hello = hello
         self._workroot = workroot
         self.log = log
@@ -268,9 +320,7 @@ class BotPool:
             return self._idle.pop()
         self._spawned += 1
         workdir = self._workroot / f"{_safe(self.spec.name)}-{self._spawned}"
-        outcome = await self._nursery.start(
-            host_bot, self.spec, self.limits, self._hello, workdir, self.log
-        )
+        outcome = await self._nursery.start(host_bot, self.spec, self._hello, workdir, self.log)
         if isinstance(outcome, BotFault):
             self.start_failures += 1
             self.last_failure = str(outcome)

@@ -11,8 +11,8 @@ import shlex
 import shutil
 import sys
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +26,46 @@ POLICIES = ("forfeit", "random")
 
 @dataclass(frozen=True)
 class Limits:
-    """Clocks and caps for every bot of a league (``[limits]``)."""
+    """Clocks and caps (``[limits]``); the resource caps may be overridden per bot."""
 
+    # the clock, the same for every bot of a league
     move_ms: int = 1000  # per decision
     bank_ms: int = 10_000  # overage bank per game; also pays for start-up
     startup_ms: int = 10_000  # hello -> ready
+    bye_ms: int = 1000  # grace to exit after bye before the process group is killed
+    grace_ms: int = 0  # overruns of move_ms shorter than this are forgiven ...
+    grace_count: int = 0  # ... this many times per game (the slack rule)
+    max_start_failures: int = 3  # failed starts before a bot is disqualified
+    # per process (league defaults; a bot's own ``limits`` table may override them)
     line_bytes: int = 1 << 20  # longest protocol line a bot may write
     stderr_bytes: int = 1 << 20  # stderr kept per bot in logs/<bot>.log
-    bye_ms: int = 1000  # grace to exit after bye before the process group is killed
+    memory_mb: int = 2048  # address space
+    cpu_s: int = 3600  # CPU seconds over the life of one process
+    file_mb: int = 64  # largest file a bot may write
+    open_files: int = 256
+    processes: int = 0  # RLIMIT_NPROC (counts all of the user's processes); 0 = not set
+
+
+CLOCK_KEYS = (
+    "move_ms",
+    "bank_ms",
+    "startup_ms",
+    "bye_ms",
+    "grace_ms",
+    "grace_count",
+    "max_start_failures",
+)
+RESOURCE_KEYS = (
+    "line_bytes",
+    "stderr_bytes",
+    "memory_mb",
+    "cpu_s",
+    "file_mb",
+    "open_files",
+    "processes",
+)
+_ZERO_ALLOWED = ("grace_ms", "grace_count", "processes")
+SANDBOXES = ("none", "bwrap")
 
 
 @dataclass(frozen=True)
@@ -57,6 +89,9 @@ class BotSpec:
 
     name: str
     cmd: tuple[str, ...]
+    limits: Limits = Limits()  # the league's, with this bot's overrides applied
+    overrides: Mapping[str, int] = field(default_factory=dict)
+    sandbox: str = "none"
 
     def argv(self) -> list[str]:
         """The command to execute; a leading ``python``/``python3`` means this interpreter."""
@@ -97,6 +132,7 @@ class LeagueConfig:
     bots: tuple[BotSpec, ...]
     candidate: str | None = None
     sprt: SprtSpec | None = None
+    sandbox: str = "none"
     source: str = field(default="", compare=False)
 
     def bot(self, name: str) -> BotSpec:
@@ -115,7 +151,8 @@ class LeagueConfig:
             "options": dict(self.options),
             "limits": {f.name: getattr(self.limits, f.name) for f in fields(Limits)},
             "policy": {f.name: getattr(self.policy, f.name) for f in fields(Policy)},
-            "bots": [{"name": b.name, "cmd": shlex.join(b.cmd)} for b in self.bots],
+            "bots": [_bot_toml(b) for b in self.bots],
+            "sandbox": self.sandbox,
         }
         if self.candidate is not None:
             data["candidate"] = self.candidate
@@ -126,7 +163,15 @@ class LeagueConfig:
         return data
 
 
+def _bot_toml(bot: BotSpec) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": bot.name, "cmd": shlex.join(bot.cmd)}
+    if bot.overrides:
+        entry["limits"] = dict(bot.overrides)
+    return entry
+
+
 _TOP_KEYS = {
+    "sandbox",
     "name",
     "engine",
     "players",
@@ -243,7 +288,16 @@ def parse(
 
     limits = _limits(_Reader(source, top.get("limits", dict, {}), "limits."))
     policy = _policy(_Reader(source, top.get("policy", dict, {}), "policy."))
-    bots = _bots(top)
+    sandbox = top.get("sandbox", str, "none")
+    if sandbox not in SANDBOXES:
+        raise top.fail("sandbox", f"must be one of {', '.join(SANDBOXES)}, got {sandbox!r}")
+    if sandbox == "bwrap" and shutil.which("bwrap") is None:
+        raise top.fail(
+            "sandbox",
+            "'bwrap' needs bubblewrap, which is not installed (apt-get install "
+            'bubblewrap), or set sandbox = "none"',
+        )
+    bots = _bots(top, limits, sandbox)
     names = [b.name for b in bots]
 
     candidate = top.get("candidate", str, None)
@@ -279,6 +333,7 @@ def parse(
         bots=bots,
         candidate=candidate,
         sprt=sprt,
+        sandbox=sandbox,
         source=source,
     )
 
@@ -300,14 +355,18 @@ def _players(top: _Reader, low: int, high: int) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def _limits(reader: _Reader) -> Limits:
-    reader.check_keys({f.name for f in fields(Limits)})
-    defaults = Limits()
+def _limits(reader: _Reader, base: Limits | None = None, keys: Sequence[str] = ()) -> Limits:
+    """Read a limits table over ``base``; only ``keys`` are allowed (default: all)."""
+    allowed = tuple(keys) or tuple(f.name for f in fields(Limits))
+    reader.check_keys(set(allowed))
+    defaults = base or Limits()
     values = {
-        f.name: reader.positive_int(f.name, getattr(defaults, f.name), minimum=1)
-        for f in fields(Limits)
+        key: reader.positive_int(
+            key, getattr(defaults, key), minimum=0 if key in _ZERO_ALLOWED else 1
+        )
+        for key in allowed
     }
-    return Limits(**values)
+    return replace(defaults, **values)
 
 
 def _policy(reader: _Reader) -> Policy:
@@ -322,7 +381,7 @@ def _policy(reader: _Reader) -> Policy:
     return Policy(**values)
 
 
-def _bots(top: _Reader) -> tuple[BotSpec, ...]:
+def _bots(top: _Reader, limits: Limits, sandbox: str) -> tuple[BotSpec, ...]:
     raw = top.get("bots", list)
     bots: list[BotSpec] = []
     seen: set[str] = set()
@@ -330,14 +389,19 @@ def _bots(top: _Reader) -> tuple[BotSpec, ...]:
         if not isinstance(entry, dict):
             raise top.fail(f"bots[{i}]", "each bot is a table with name and cmd ([[bots]])")
         reader = _Reader(top.source, entry, f"bots[{i}].")
-        reader.check_keys({"name", "cmd"})
+        reader.check_keys({"name", "cmd", "limits"})
         name = reader.get("name", str)
         if not name or not name.isprintable() or "/" in name or name.strip() != name:
             raise reader.fail("name", f"must be a printable name without '/', got {name!r}")
         if name in seen:
             raise reader.fail("name", f"duplicate bot name {name!r}; names must be unique")
         seen.add(name)
-        bots.append(BotSpec(name, parse_command(reader.get("cmd", str), reader.fail)))
+        cmd = parse_command(reader.get("cmd", str), reader.fail)
+        own = reader.get("limits", dict, {})
+        own_reader = _Reader(top.source, own, f"bots[{i}].limits.")
+        own_limits = _limits(own_reader, limits, RESOURCE_KEYS)
+        overrides = {key: getattr(own_limits, key) for key in own}
+        bots.append(BotSpec(name, cmd, own_limits, overrides, sandbox))
     if not bots:
         raise top.fail("bots", "the field is empty; add [[bots]] entries")
     return tuple(bots)

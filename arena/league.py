@@ -107,7 +107,6 @@ async def run_league(
     fresh: bool = False,
     progress: ProgressHook | None = None,
     feed: BlockFeed | None = None,
-    max_start_failures: int = 3,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder``; see the module docstring."""
     store = ResultsDir(folder)
@@ -119,7 +118,6 @@ async def run_league(
             feed if feed is not None else BlockFeed.for_config(config),
             {record["id"]: record for record in read_games(folder) if record["id"] in done},
             progress,
-            max_start_failures,
         )
         with (
             tempfile.TemporaryDirectory(prefix="arena-bots-") as workroot,
@@ -141,7 +139,6 @@ class _LeagueRun:
         feed: BlockFeed,
         stored: dict[str, Record],
         progress: ProgressHook | None,
-        max_start_failures: int,
     ) -> None:
         self.config = config
         self.engine = engines.get(config.engine)
@@ -149,7 +146,7 @@ class _LeagueRun:
         self.feed = feed
         self.stored = stored
         self.progress = progress
-        self.max_start_failures = max_start_failures
+        self.max_start_failures = config.limits.max_start_failures
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
         self.partial_blocks: dict[tuple[int, int], dict[str, Record]] = {}
         self.pools: dict[str, BotPool] = {}
@@ -169,8 +166,8 @@ class _LeagueRun:
         hello = self._hello()
         async with trio.open_nursery() as hosts:
             for bot in self.config.bots:
-                log = StderrLog(self.store.log_path(bot.name), self.config.limits.stderr_bytes)
-                self.pools[bot.name] = BotPool(bot, self.config.limits, hello, workroot, log, hosts)
+                log = StderrLog(self.store.log_path(bot.name), bot.limits.stderr_bytes)
+                self.pools[bot.name] = BotPool(bot, hello, workroot, log, hosts)
             try:
                 async with trio.open_nursery() as games:
                     games.start_soon(self._watch_signals, signals, games.cancel_scope)

@@ -49,10 +49,7 @@ async def play_match(
     )
     with tempfile.TemporaryDirectory(prefix="arena-play-") as workroot:
         async with trio.open_nursery() as hosts:
-            pools = [
-                BotPool(bot, limits, hello, Path(workroot), StderrLog(None, 0), hosts)
-                for bot in bots
-            ]
+            pools = [BotPool(bot, hello, Path(workroot), StderrLog(None, 0), hosts) for bot in bots]
             try:
                 seats: list[Seat] = []
                 for pool in pools:

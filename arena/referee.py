@@ -34,6 +34,20 @@ class SeatClock:
     verdicts: dict[str, int] = field(default_factory=dict)
     forfeit: bool = False
     notes: list[str] = field(default_factory=list)
+    graces: int = 0
+
+    def spend(self, elapsed_s: float, limits: Limits) -> None:
+        """Book one answered decision: an overrun comes out of the bank, unless the slack
+        rule forgives it (shorter than ``grace_ms``, at most ``grace_count`` per game)."""
+        self.decisions += 1
+        self.think_s += elapsed_s
+        overrun = elapsed_s * 1000 - limits.move_ms
+        if overrun <= 0:
+            return
+        if overrun < limits.grace_ms and self.graces < limits.grace_count:
+            self.graces += 1
+        else:
+            self.bank_ms = max(0.0, self.bank_ms - overrun)
 
     def fault(self, fault: BotFault, step: int) -> None:
         self.verdicts[fault.verdict] = self.verdicts.get(fault.verdict, 0) + 1
@@ -95,9 +109,7 @@ async def play_game(
                     limits.move_ms,
                     int(clock.bank_ms),
                 )
-                clock.decisions += 1
-                clock.think_s += elapsed
-                clock.bank_ms = max(0.0, clock.bank_ms - max(0.0, elapsed * 1000 - limits.move_ms))
+                clock.spend(elapsed, limits)
             except BotFault as fault:
                 clock.fault(fault, step)
                 if policy.for_verdict(fault.verdict) == "forfeit":

@@ -56,6 +56,7 @@ class ProcessSeat:
         self.bot = bot
         self.name = bot.spec.name
         self._charged = bot.games_played > 0
+        self.think_times: list[float] = []
 
     def startup_charge_ms(self) -> float:
         if self._charged:
@@ -78,20 +79,20 @@ class ProcessSeat:
         message = protocol.encode(protocol.act(game, step, observation, legal, time_ms, bank_ms))
         limit_s = (time_ms + bank_ms) / 1000
         started = time.perf_counter()
-        answer, _ = await self.bot.request(message, limit_s)
-        # An answer that names an earlier step is a late answer to a timed-out request.
-        while answer.get("step", step) != step:
-            left = limit_s - (time.perf_counter() - started)
-            if left <= 0:
-                raise BotTimeout(f"no answer within {limit_s * 1000:.0f} ms")
-            line = await _read_within(self.bot, left)
-            answer = protocol.decode(line)
-        elapsed = time.perf_counter() - started
+        deadline = trio.current_time() + limit_s
         try:
+            answer = protocol.decode(await self.bot.ask(message, deadline))
+            # An answer naming an earlier step is a late answer to a timed-out request.
+            while answer.get("step", step) != step:
+                answer = protocol.decode(await self.bot.read_line(deadline))
             index = protocol.chosen_index(answer, legal)
+        except BotTimeout:
+            raise BotTimeout(f"no answer within {limit_s * 1000:.0f} ms") from None
         except BotProtocolError:
             self.bot.broken = True
             raise
+        elapsed = time.perf_counter() - started
+        self.think_times.append(elapsed)
         return index, elapsed
 
     async def substituted(self, game: str, step: int, action: Action, reason: str) -> None:
@@ -99,15 +100,6 @@ class ProcessSeat:
 
     async def end(self, game: str, result: dict[str, Any], observation: dict[str, Any]) -> None:
         await self.bot.send(protocol.encode(protocol.end(game, result, observation)))
-
-
-async def _read_within(bot: BotProcess, seconds: float) -> bytes:
-    try:
-        with trio.fail_after(seconds):
-            return await bot.reader.readline()
-    except trio.TooSlowError:
-        bot.broken = True
-        raise BotTimeout(f"no answer within the limit ({seconds * 1000:.0f} ms left)") from None
 
 
 class FunctionSeat:
