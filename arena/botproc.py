@@ -13,7 +13,6 @@ processes of one bot for reuse across games.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import resource
 import signal
@@ -29,9 +28,9 @@ import trio
 from arena import protocol
 from arena.config import BotSpec, Limits
 from arena.errors import BotCrash, BotFault, BotProtocolError, BotStartup, BotTimeout
+from arena.watchdog import Watchdog
 
 _CHUNK = 1 << 16
-_PR_SET_PDEATHSIG = 1
 
 
 class LineReader:
@@ -107,16 +106,17 @@ def _resource_limits(limits: Limits) -> list[tuple[int, int]]:
 
 
 def _child_setup(rlimits: list[tuple[int, int]]) -> Callable[[], None]:
-    """What runs in the child before exec: resource limits, and die with the referee."""
+    """What runs in the child before exec: the resource limits.
+
+    (Not ``PR_SET_PDEATHSIG``: trio forks from a worker thread, and that signal fires when
+    the forking *thread* exits. :mod:`arena.watchdog` ties bots to the referee instead.)
+    """
 
     def setup() -> None:
         for which, value in rlimits:
             _, hard = resource.getrlimit(which)
             ceiling = value if hard == resource.RLIM_INFINITY else min(value, hard)
             resource.setrlimit(which, (ceiling, ceiling))
-        with contextlib.suppress(OSError, AttributeError):
-            # Linux: SIGKILL this process if the referee dies, even by SIGKILL.
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
     return setup
 
@@ -149,7 +149,6 @@ def _sandboxed(argv: list[str], workdir: Path) -> list[str]:
         "--bind", str(workdir), str(workdir),
         "--chdir", str(workdir),
         "--unshare-all",
-        "--die-with-parent",
         "--",
         *argv,
     ]  # fmt: skip
@@ -242,6 +241,7 @@ async def host_bot(
     hello: bytes,
     workdir: Path,
     log: StderrLog,
+    guard: Watchdog | None = None,
     *,
     task_status: trio.TaskStatus[BotProcess | BotFault] = trio.TASK_STATUS_IGNORED,
 ) -> None:
@@ -268,6 +268,8 @@ async def host_bot(
     except OSError as exc:
         task_status.started(BotStartup(f"cannot start {spec.argv()[0]!r}: {exc.strerror}"))
         return
+    if guard is not None:
+        guard.watch(process.pid)  # its process group id: it leads a new session
     assert process.stdout is not None and process.stderr is not None
     bot = BotProcess(spec, process, LineReader(process.stdout, limits.line_bytes), limits)
     polite = True
@@ -291,6 +293,8 @@ async def host_bot(
             nursery.cancel_scope.cancel()
     finally:
         await _shutdown(process, limits.bye_ms, polite)
+        if guard is not None:
+            guard.forget(process.pid)
 
 
 class BotPool:
@@ -303,12 +307,14 @@ class BotPool:
         workroot: Path,
         log: StderrLog,
         nursery: trio.Nursery,
+        guard: Watchdog | None = None,
     ) -> None:
         self.spec = spec
         self._hello = hello
         self._workroot = workroot
         self.log = log
         self._nursery = nursery
+        self._guard = guard
         self._idle: list[BotProcess] = []
         self._spawned = 0
         self.start_failures = 0
@@ -320,7 +326,9 @@ class BotPool:
             return self._idle.pop()
         self._spawned += 1
         workdir = self._workroot / f"{_safe(self.spec.name)}-{self._spawned}"
-        outcome = await self._nursery.start(host_bot, self.spec, self._hello, workdir, self.log)
+        outcome = await self._nursery.start(
+            host_bot, self.spec, self._hello, workdir, self.log, self._guard
+        )
         if isinstance(outcome, BotFault):
             self.start_failures += 1
             self.last_failure = str(outcome)

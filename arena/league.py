@@ -25,6 +25,7 @@ from arena.referee import play_game
 from arena.schedule import GameSpec, iter_blocks
 from arena.seats import ProcessSeat, Seat
 from arena.store import ResultsDir, read_games
+from arena.watchdog import Watchdog
 
 Record = dict[str, Any]
 
@@ -107,6 +108,7 @@ async def run_league(
     fresh: bool = False,
     progress: ProgressHook | None = None,
     feed: BlockFeed | None = None,
+    transcripts: bool = False,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder``; see the module docstring."""
     store = ResultsDir(folder)
@@ -118,12 +120,14 @@ async def run_league(
             feed if feed is not None else BlockFeed.for_config(config),
             {record["id"]: record for record in read_games(folder) if record["id"] in done},
             progress,
+            transcripts,
         )
         with (
             tempfile.TemporaryDirectory(prefix="arena-bots-") as workroot,
+            Watchdog() as guard,
             trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals,
         ):
-            await run.play(Path(workroot), signals, max(1, jobs))
+            await run.play(Path(workroot), guard, signals, max(1, jobs))
     finally:
         store.close()
     return run.outcome
@@ -139,6 +143,7 @@ class _LeagueRun:
         feed: BlockFeed,
         stored: dict[str, Record],
         progress: ProgressHook | None,
+        transcripts: bool,
     ) -> None:
         self.config = config
         self.engine = engines.get(config.engine)
@@ -146,6 +151,7 @@ class _LeagueRun:
         self.feed = feed
         self.stored = stored
         self.progress = progress
+        self.transcripts = transcripts
         self.max_start_failures = config.limits.max_start_failures
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
         self.partial_blocks: dict[tuple[int, int], dict[str, Record]] = {}
@@ -162,12 +168,14 @@ class _LeagueRun:
             )
         )
 
-    async def play(self, workroot: Path, signals: AsyncIterator[int], jobs: int) -> None:
+    async def play(
+        self, workroot: Path, guard: Watchdog, signals: AsyncIterator[int], jobs: int
+    ) -> None:
         hello = self._hello()
         async with trio.open_nursery() as hosts:
             for bot in self.config.bots:
                 log = StderrLog(self.store.log_path(bot.name), bot.limits.stderr_bytes)
-                self.pools[bot.name] = BotPool(bot, hello, workroot, log, hosts)
+                self.pools[bot.name] = BotPool(bot, hello, workroot, log, hosts, guard)
             try:
                 async with trio.open_nursery() as games:
                     games.start_soon(self._watch_signals, signals, games.cancel_scope)
@@ -200,10 +208,29 @@ class _LeagueRun:
 
     async def _play_one(self, spec: GameSpec, slots: trio.Semaphore) -> None:
         try:
-            record = await _play_with_pools(
-                self.engine, self.config, spec, self.pools, self.max_start_failures
-            )
+            seats = await self._seat(spec)
+            finished = False
+            try:
+                record = await play_game(
+                    self.engine,
+                    self.config.options,
+                    spec,
+                    seats,
+                    self.config.limits,
+                    self.config.policy,
+                )
+                finished = True
+            finally:
+                for seat in seats:
+                    if isinstance(seat, ProcessSeat):
+                        # a game cut off mid-way leaves a stale question: never reuse
+                        seat.bot.broken = seat.bot.broken or not finished
+                        self.pools[seat.name].release(seat.bot)
             self.store.append(record)
+            if self.transcripts:
+                for position, seat in enumerate(seats):
+                    if isinstance(seat, ProcessSeat) and seat.transcript is not None:
+                        self.store.write_transcript(spec.id, position, seat.transcript)
             self.outcome.played += 1
             if self.progress is not None:
                 done = self.outcome.played + self.outcome.skipped
@@ -211,6 +238,23 @@ class _LeagueRun:
             self._collect(spec, record)
         finally:
             slots.release()
+
+    async def _seat(self, spec: GameSpec) -> list[Seat]:
+        """One seat per bot of the game: a pooled process, or a forfeit if it cannot start."""
+        seats: list[Seat] = []
+        for name in spec.seating:
+            pool = self.pools[name]
+            if pool.start_failures >= self.max_start_failures:
+                fault = BotStartup(f"disqualified after {pool.start_failures} failed starts")
+                seats.append(FailedSeat(name, fault))
+                continue
+            try:
+                bot = await pool.acquire()
+            except BotStartup as fault:
+                seats.append(FailedSeat(name, fault))
+                continue
+            seats.append(ProcessSeat(bot, record=self.transcripts))
+        return seats
 
     def _collect(self, spec: GameSpec, record: Record) -> None:
         """Hand each complete block to the feed."""
@@ -228,37 +272,3 @@ async def _wait_until_idle(slot: trio.Semaphore, jobs: int) -> None:
         await slot.acquire()
     for _ in range(jobs):
         slot.release()
-
-
-async def _play_with_pools(
-    engine: Any,
-    config: LeagueConfig,
-    spec: GameSpec,
-    pools: dict[str, BotPool],
-    max_start_failures: int,
-) -> Record:
-    seats: list[Seat] = []
-    taken: list[tuple[BotPool, ProcessSeat]] = []
-    finished = False
-    try:
-        for name in spec.seating:
-            pool = pools[name]
-            if pool.start_failures >= max_start_failures:
-                fault = BotStartup(f"disqualified after {pool.start_failures} failed starts")
-                seats.append(FailedSeat(name, fault))
-                continue
-            try:
-                seat = ProcessSeat(await pool.acquire())
-            except BotStartup as fault:
-                seats.append(FailedSeat(name, fault))
-                continue
-            seats.append(seat)
-            taken.append((pool, seat))
-        record = await play_game(engine, config.options, spec, seats, config.limits, config.policy)
-        finished = True
-        return record
-    finally:
-        for pool, seat in taken:
-            if not finished:
-                seat.bot.broken = True  # cut off mid-game: its next line would be stale
-            pool.release(seat.bot)

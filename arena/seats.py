@@ -52,11 +52,17 @@ class Seat(Protocol):
 class ProcessSeat:
     """A seat played by a bot subprocess over protocol v1."""
 
-    def __init__(self, bot: BotProcess) -> None:
+    def __init__(self, bot: BotProcess, record: bool = False) -> None:
         self.bot = bot
         self.name = bot.spec.name
         self._charged = bot.games_played > 0
         self.think_times: list[float] = []
+        # with ``record``: every line of this game, starting with the process's handshake
+        self.transcript: list[tuple[str, bytes]] | None = None
+        if record:
+            hello, ready = bot.hello_lines
+            self.transcript = [("to", hello), ("from", ready)]
+        bot.transcript = self.transcript
 
     def startup_charge_ms(self) -> float:
         if self._charged:

@@ -5,6 +5,7 @@
       games.jsonl      one line per finished game, appended, flushed and fsync'd as it ends
       standings.toml   written after a run; always recomputable from games.jsonl
       logs/<bot>.log   capped stderr per bot
+      transcripts/<game>/seat<k>.jsonl   with --transcripts: every line each seat sent and got
       .lock            held while a run writes here
 
 A line cut short by a kill is repaired (dropped) when the folder is opened for writing; a
@@ -30,6 +31,7 @@ GAMES = "games.jsonl"
 LEAGUE = "league.toml"
 STANDINGS = "standings.toml"
 LOCK = ".lock"
+TRANSCRIPTS = "transcripts"
 
 # Config keys whose change makes stored games incomparable with new ones.
 _IDENTITY_KEYS = ("engine", "engine_version", "options", "seed", "mode")
@@ -109,7 +111,8 @@ class ResultsDir:
         if fresh:
             for name in (GAMES, STANDINGS):
                 (self.folder / name).unlink(missing_ok=True)
-            shutil.rmtree(self.folder / "logs", ignore_errors=True)
+            for name in ("logs", TRANSCRIPTS):
+                shutil.rmtree(self.folder / name, ignore_errors=True)
         elif league_path.exists() and (self.folder / GAMES).exists():
             changes = incomparable(read_league(self.folder), league)
             if changes:
@@ -156,6 +159,15 @@ class ResultsDir:
         self._games.write(line.encode("utf-8"))
         self._games.flush()
         os.fsync(self._games.fileno())
+
+    def write_transcript(self, game: str, seat: int, lines: list[tuple[str, bytes]]) -> None:
+        """``transcripts/<game>/seat<k>.jsonl``: each line a seat sent ("from") or got ("to")."""
+        folder = self.folder / TRANSCRIPTS / game
+        folder.mkdir(parents=True, exist_ok=True)
+        with (folder / f"seat{seat}.jsonl").open("w", encoding="utf-8") as handle:
+            for direction, line in lines:
+                text = line.decode("utf-8", "replace").rstrip("\n")
+                handle.write(json.dumps({"dir": direction, "line": text}) + "\n")
 
     def log_path(self, bot: str) -> Path:
         return self.folder / "logs" / f"{bot}.log"
