@@ -1,0 +1,56 @@
+"""Space Five (Piątka z kosmosu, Reiner Knizia / Muduko 2024) for 1-4 players.
+
+``ENGINE`` is the registered engine; rules live in :mod:`engines.space_five.rules`,
+the data table in :mod:`engines.space_five.data`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.base import OptionSpec, resolve_options
+from engines.space_five.data import value
+from engines.space_five.rules import SpaceFiveState
+
+__all__ = ["ENGINE", "SpaceFiveEngine", "SpaceFiveState"]
+
+
+class SpaceFiveEngine:
+    """Factory of Space Five games; 1 player is the solo mode."""
+
+    name = "space-five"
+    title = "Space Five (Piątka z kosmosu)"
+    version = "1"
+    min_players = 1
+    max_players = 4
+
+    def option_specs(self) -> Mapping[str, OptionSpec]:
+        return {
+            "rounds": OptionSpec(
+                default=value("default_rounds"),
+                help="rounds played on fresh shuffles; lowest total of cards left wins",
+                minimum=1,
+                maximum=value("max_rounds"),
+            ),
+            "young": OptionSpec(
+                default=False,
+                help="young-player deal: 15 cards per player (2-4 players)",
+                kind=bool,
+            ),
+            "deal_counts": OptionSpec(
+                default=[],
+                help="handicap: cards dealt to each seat, e.g. [49, 30]; [] = equal split",
+                kind=list,
+            ),
+        }
+
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> SpaceFiveState:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"space-five takes {self.min_players}-{self.max_players} players, got {players}"
+            )
+        return SpaceFiveState(players, seed, resolve_options(self.option_specs(), options))
+
+
+ENGINE = SpaceFiveEngine()

@@ -1,0 +1,861 @@
+"""Space Five (Piątka z kosmosu): rules, state and pure geometry helpers.
+
+Spec: /work/shared/rules/space-five.md. Cards are ints ``alien * 5 + background``
+(0..24) inside the engine and codes like ``"C3"`` at every edge (actions, observations).
+A set of codes is a 25-bit mask. The layout is a dict ``(x, y) -> card``.
+
+Chance (all from ``State.rng``, a ``random.Random(seed)``), in this order:
+1. each round (one round unless the ``rounds`` option says more): one ``shuffle`` of the
+   100-card canonical deck -> start card, stacks in seat order, box;
+2. each exchange: one ``shuffle`` of the picked cards (in pick order) before they go under
+   the stack.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+from engines.base import Action, GameState, OptionError, Result, ranks_from_scores
+from engines.space_five.data import value
+
+# -- constants -------------------------------------------------------------------------------
+
+ALIENS: tuple[str, ...] = value("aliens")
+BACKGROUNDS: tuple[str, ...] = value("backgrounds")
+KINDS = len(ALIENS)  # 5 aliens and 5 backgrounds
+CODES = KINDS * KINDS  # 25 distinct cards
+NAMES: tuple[str, ...] = tuple(a + b for a in ALIENS for b in BACKGROUNDS)
+CODE_OF: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
+COPIES: int = value("copies_per_code")
+HAND: int = value("hand_size")
+MAX_GROUP: int = value("max_group")
+MAX_EXCHANGE: int = value("max_exchange")
+SOLO_MIN_PLAY: int = value("solo_min_play")
+SOLO_KEEP: int = value("solo_keep")
+YOUNG_DEAL: int = value("young_deal")
+STALL_PER_PLAYER: int = value("stall_turns_per_player")
+TURN_CAP: int = value("turn_cap")
+BONUS_FOURTH: int = value("bonus_fourth")
+BONUS_FIFTH: int = value("bonus_fifth")
+BONUS_BOTH: int = value("bonus_both")
+
+ALL_MASK = (1 << CODES) - 1
+ALIEN_MASKS = tuple(sum(1 << (a * KINDS + b) for b in range(KINDS)) for a in range(KINDS))
+BACKGROUND_MASKS = tuple(sum(1 << (a * KINDS + b) for a in range(KINDS)) for b in range(KINDS))
+DIRECTIONS = ((1, 0), (0, 1))  # H, V
+
+Cell = tuple[int, int]
+Layout = dict[Cell, int]
+
+
+class Phase(StrEnum):
+    TURN_START = "turn_start"
+    PLACING = "placing"
+    EXCHANGE_SELECT = "exchange_select"
+    BONUS = "bonus"
+    SOLO_DISCARD = "solo_discard"
+    OVER = "over"
+
+
+# -- value types -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card kind: an alien (0..4) on a background (0..4)."""
+
+    alien: int
+    background: int
+
+    @property
+    def code(self) -> int:
+        return self.alien * KINDS + self.background
+
+    def to_json(self) -> str:
+        return NAMES[self.code]
+
+    @classmethod
+    def from_json(cls, text: str) -> Card:
+        code = CODE_OF[text]
+        return cls(code // KINDS, code % KINDS)
+
+    def __repr__(self) -> str:
+        return f"Card.from_json({self.to_json()!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A card lying (or to be laid) at a cell of the layout."""
+
+    x: int
+    y: int
+    card: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"x": self.x, "y": self.y, "card": self.card}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Placement:
+        return cls(int(data["x"]), int(data["y"]), str(data["card"]))
+
+    def __repr__(self) -> str:
+        return f"Placement({self.x}, {self.y}, {self.card!r})"
+
+
+# Fixed actions are built once (legal lists are read-only by contract).
+EXCHANGE: Action = {"type": "exchange"}
+DONE: Action = {"type": "done"}
+EXCHANGE_CONFIRM: Action = {"type": "exchange_confirm"}
+BONUS_STOP: Action = {"type": "bonus_stop"}
+BONUS_STACK: Action = {"type": "bonus_discard", "source": "stack"}
+BONUS_PILE: Action = {"type": "bonus_discard", "source": "discard_pile"}
+
+
+# -- state -----------------------------------------------------------------------------------
+
+
+class SpaceFiveState(GameState):
+    """A game of Space Five: 1 player (solo) or 2-4 players, one or several rounds."""
+
+    def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.players = players
+        self.solo = players == 1
+        self.options = dict(options)
+        self.rounds: int = options["rounds"]
+        self.deal_counts = deal_counts(players, options)
+        self.rng = random.Random(seed)
+        self.round = 0
+        self.round_scores: list[list[int]] = []
+        self.round_reasons: list[str] = []
+        self.events: list[dict[str, Any]] = []
+        self.seen = [0] * players  # index into events after each seat's last action
+        self.turn = 0  # completed turns, whole game
+        self.outcome: dict[str, Any] | None = None
+        self.solo_starts: list[tuple[int, Cell]] = []
+        self._deal_round()
+
+    # -- chance ------------------------------------------------------------------------------
+    def _deal_round(self) -> None:
+        """Shuffle all 100 cards, start the layout, deal stacks and hands, start the round."""
+        deck = [code for code in range(CODES) for _ in range(COPIES)]
+        self.rng.shuffle(deck)
+        start = deck[0]
+        self.layout: Layout = {(0, 0): start}
+        self.layout_json: list[dict[str, Any]] = [{"x": 0, "y": 0, "card": NAMES[start]}]
+        self.frontier: dict[Cell, int] = {}
+        self._refresh_frontier(0, 0)
+        self.stacks: list[list[int]] = []
+        pos = 1
+        for count in self.deal_counts:
+            self.stacks.append(deck[pos : pos + count])
+            pos += count
+        self.box: list[int] = deck[pos:]
+        self.discard: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(self.players)]
+        # What each owner knows of hidden cards (used by determinize): groups of exchanged
+        # cards at the bottom of the own stack (candidates, how many still there), and
+        # own cards known to lie in the box.
+        self.groups: list[list[tuple[tuple[int, ...], int]]] = [[] for _ in range(self.players)]
+        self.box_known: list[list[int]] = [[] for _ in range(self.players)]
+        for seat in range(self.players):
+            self._draw(seat, HAND)
+        self.active = self.round % self.players
+        self.round_start_turn = self.turn
+        self.turns_without_play = 0
+        self.placed: list[Cell] = []
+        self.picked: list[int] = []
+        self.bonus_left = 0
+        self._log(self.active, "round_start", round=self.round, start_card=NAMES[start])
+        self._begin_turn()
+
+    def _exchange(self) -> None:
+        """Put the picked cards under the own stack in shuffled order, draw as many."""
+        seat, picked = self.active, self.picked
+        hand = self.hands[seat]
+        for code in picked:
+            hand.remove(code)
+        self.rng.shuffle(picked)
+        self.stacks[seat].extend(picked)
+        self.groups[seat].append((tuple(picked), len(picked)))
+        self._draw(seat, len(picked))
+        self._log(seat, "exchange", count=len(picked))
+        self.picked = []
+        self._end_turn(played=False)
+
+    # -- whose turn, what is legal -----------------------------------------------------------
+    def to_move(self) -> int | None:
+        return None if self.phase is Phase.OVER else self.active
+
+    def _legal(self) -> list[Action]:
+        phase = self.phase
+        if phase is Phase.TURN_START:
+            if self.solo:
+                return _place_actions(self.solo_starts)
+            return [*_place_actions(self._start_moves()), EXCHANGE]
+        if phase is Phase.PLACING:
+            moves = self._placing_moves()
+            if self.solo and len(self.placed) < SOLO_MIN_PLAY:
+                need = SOLO_MIN_PLAY - len(self.placed) - 1
+                return _place_actions(m for m in moves if self._completes(*m, need))
+            return [*_place_actions(moves), DONE]
+        hand = self.hands[self.active]
+        if phase is Phase.EXCHANGE_SELECT:
+            picks: list[Action] = []
+            if len(self.picked) < MAX_EXCHANGE:
+                free = list(hand)
+                for code in self.picked:
+                    free.remove(code)
+                picks = [{"type": "exchange_pick", "card": NAMES[c]} for c in _distinct(free)]
+            return [*picks, EXCHANGE_CONFIRM] if self.picked else picks
+        if phase is Phase.BONUS:
+            acts: list[Action] = [
+                {"type": "bonus_discard", "source": "hand", "card": NAMES[c]}
+                for c in _distinct(hand)
+            ]
+            if self.stacks[self.active]:
+                acts.append(BONUS_STACK)
+            if self.discard:
+                acts.append(BONUS_PILE)
+            acts.append(BONUS_STOP)
+            return acts
+        if phase is Phase.SOLO_DISCARD:
+            return [{"type": "solo_discard", "card": NAMES[c]} for c in _distinct(hand)]
+        return []
+
+    def _start_moves(self) -> list[tuple[int, Cell]]:
+        """Single-card legal plays from the active hand: (card, cell), canonical order."""
+        hand_mask = 0
+        for code in self.hands[self.active]:
+            hand_mask |= 1 << code
+        moves = []
+        for cell, mask in self.frontier.items():
+            fits = mask & hand_mask
+            while fits:
+                low = fits & -fits
+                moves.append((low.bit_length() - 1, cell[1], cell[0]))
+                fits ^= low
+        moves.sort()
+        return [(code, (x, y)) for code, y, x in moves]
+
+    def _placing_moves(self) -> list[tuple[int, Cell]]:
+        """Legal next placements once at least one card of the play is down."""
+        hand = _distinct(self.hands[self.active])
+        moves = [
+            (code, cell)
+            for cell, mask in placing_cells(self.layout, self.placed, self.frontier)
+            for code in hand
+            if mask >> code & 1
+        ]
+        moves.sort(key=_move_key)
+        return moves
+
+    def _solo_starts(self) -> list[tuple[int, Cell]]:
+        """Solo first placements from which a play of at least 3 cards can be completed."""
+        return [m for m in self._start_moves() if self._completes(*m, SOLO_MIN_PLAY - 1)]
+
+    def _completes(self, code: int, cell: Cell, need: int) -> bool:
+        """Whether placing ``code`` at ``cell`` can be followed by ``need`` more placements."""
+        hand = list(self.hands[self.active])
+        hand.remove(code)
+        layout = dict(self.layout)
+        layout[cell] = code
+        return can_extend(layout, [*self.placed, cell], hand, need)
+
+    # -- transitions -------------------------------------------------------------------------
+    def _play(self, action: Action) -> None:
+        seat = self.active
+        # the actor's next view starts with the consequences of this action
+        self.seen[seat] = len(self.events)
+        kind = action["type"]
+        if kind == "place":
+            self._place(CODE_OF[action["card"]], (action["x"], action["y"]))
+        elif kind == "done":
+            self._finish_play()
+        elif kind == "exchange":
+            self.phase = Phase.EXCHANGE_SELECT
+        elif kind == "exchange_pick":
+            self.picked.append(CODE_OF[action["card"]])
+        elif kind == "exchange_confirm":
+            self._exchange()
+        elif kind == "bonus_discard":
+            self._bonus_discard(action["source"], action.get("card"))
+        elif kind == "bonus_stop":
+            self._log(seat, "bonus_stop", unused=self.bonus_left)
+            self._refill_and_end()
+        elif kind == "solo_discard":
+            self._solo_discard(CODE_OF[action["card"]])
+        else:
+            raise ValueError(f"unknown action type {kind!r}")
+
+    def _place(self, code: int, cell: Cell) -> None:
+        seat = self.active
+        self.hands[seat].remove(code)
+        self.layout[cell] = code
+        self.layout_json.append({"x": cell[0], "y": cell[1], "card": NAMES[code]})
+        self._refresh_frontier(*cell)
+        self.placed.append(cell)
+        self.phase = Phase.PLACING
+        self._log(seat, "place", x=cell[0], y=cell[1], card=NAMES[code])
+        self._check_out(seat)
+
+    def _finish_play(self) -> None:
+        bonus = play_bonus(self.layout, self.placed)
+        self._log(self.active, "play", cards=len(self.placed), bonus=bonus)
+        if bonus:
+            self.bonus_left = bonus
+            self.phase = Phase.BONUS
+        else:
+            self._refill_and_end()
+
+    def _bonus_discard(self, source: str, card: str | None) -> None:
+        seat = self.active
+        if source == "hand":
+            assert card is not None
+            code = CODE_OF[card]
+            self.hands[seat].remove(code)
+            self.box_known[seat].append(code)
+        elif source == "stack":
+            code = self._pop_stack(seat, seen=False)
+        else:
+            code = self.discard.pop()
+        self.box.append(code)
+        self.bonus_left -= 1
+        self._log(seat, "bonus_discard", source=source)
+        if not self._check_out(seat) and not self.bonus_left:
+            self._refill_and_end()
+
+    def _solo_discard(self, code: int) -> None:
+        hand = self.hands[0]
+        hand.remove(code)
+        self.discard.append(code)
+        self._log(0, "solo_discard", card=NAMES[code])
+        if len(hand) == SOLO_KEEP:
+            self._refill_and_end()
+
+    def _refill_and_end(self) -> None:
+        """Refill the hand to 5 from the own stack, then end the turn (solo may end here)."""
+        seat = self.active
+        need = HAND - len(self.hands[seat])
+        if self.solo and need > len(self.stacks[0]):
+            self.box.extend(self.hands[0])
+            self.hands[0].clear()
+            self._log(0, "draw_pile_short", needed=need)
+            self._end_round("draw_pile_exhausted", [0])
+            return
+        count = self._draw(seat, need)
+        if count:
+            self._log(seat, "draw", count=count)
+        self._end_turn(played=self.phase is not Phase.SOLO_DISCARD)
+
+    def _end_turn(self, played: bool) -> None:
+        self.turn += 1
+        self.turns_without_play = 0 if played else self.turns_without_play + 1
+        self.placed = []
+        self.bonus_left = 0
+        self.active = (self.active + 1) % self.players
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        """Apply the blocked-end checks, then open the next decision of the new turn."""
+        if self.solo:
+            # first placements of a 3-card play; computed once per turn, never mutated
+            self.solo_starts = self._solo_starts()
+            self.phase = Phase.TURN_START if self.solo_starts else Phase.SOLO_DISCARD
+            return
+        if self.turn - self.round_start_turn >= TURN_CAP:
+            self._end_round("blocked", self._fewest(), cap="turn_cap")
+        elif self.turns_without_play >= STALL_PER_PLAYER * self.players:
+            self._end_round("blocked", self._fewest(), cap="stall_cap")
+        elif not self._someone_can_play():
+            self._end_round("blocked", self._fewest(), cap="dead_layout")
+        else:
+            self.phase = Phase.TURN_START
+
+    def _check_out(self, seat: int) -> bool:
+        """End the round if ``seat`` has no card left in hand and stack (not in solo)."""
+        if self.solo or self.hands[seat] or self.stacks[seat]:
+            return False
+        self._end_round("out_of_cards", [seat])
+        return True
+
+    def _end_round(self, reason: str, winners: list[int], cap: str | None = None) -> None:
+        remaining = self.remaining()
+        self.round_scores.append(self._round_score())
+        self.round_reasons.append(reason)
+        info: dict[str, Any] = {"round": self.round, "reason": reason, "winners": winners}
+        if cap is not None:
+            info["cap"] = cap
+        self._log(self.active, "round_end", **info, remaining=remaining)
+        self.phase = Phase.OVER
+        if self.round + 1 < self.rounds:
+            self.round += 1
+            self._deal_round()
+        else:
+            self.outcome = {**info, "remaining": remaining}
+
+    # -- helpers of the transitions ----------------------------------------------------------
+    def _draw(self, seat: int, count: int) -> int:
+        """Move up to ``count`` cards from the top of the own stack to the hand."""
+        count = min(count, len(self.stacks[seat]))
+        hand = self.hands[seat]
+        for _ in range(count):
+            insort(hand, self._pop_stack(seat, seen=True))
+        return count
+
+    def _pop_stack(self, seat: int, seen: bool) -> int:
+        """Take the top card of a stack, keeping the owner's knowledge of its bottom right."""
+        stack = self.stacks[seat]
+        code = stack.pop(0)
+        groups = self.groups[seat]
+        if groups and len(stack) < sum(r for _, r in groups):
+            candidates, left = groups[0]
+            if seen:
+                rest = list(candidates)
+                rest.remove(code)
+                candidates = tuple(rest)
+            if left > 1:
+                groups[0] = (candidates, left - 1)
+            else:
+                self.box_known[seat].extend(candidates)  # all its other cards left unseen
+                del groups[0]
+        return code
+
+    def _refresh_frontier(self, x: int, y: int) -> None:
+        """Update the fit masks of the empty cells whose neighbourhood changed at (x, y)."""
+        frontier, layout = self.frontier, self.layout
+        frontier.pop((x, y), None)
+        for cell in run_end_cells(layout, x, y):
+            mask = fit_mask(layout, *cell)
+            if mask:
+                frontier[cell] = mask
+            else:
+                frontier.pop(cell, None)
+
+    def _someone_can_play(self) -> bool:
+        fits = 0
+        for mask in self.frontier.values():
+            fits |= mask
+        for cards in (*self.hands, *self.stacks):
+            for code in cards:
+                if fits >> code & 1:
+                    return True
+        return False
+
+    def _fewest(self) -> list[int]:
+        remaining = self.remaining()
+        best = min(remaining)
+        return [seat for seat, left in enumerate(remaining) if left == best]
+
+    def _log(self, seat: int, kind: str, **fields: Any) -> None:
+        self.events.append({"turn": self.turn, "seat": seat, "kind": kind, **fields})
+
+    def _round_score(self) -> list[int]:
+        """This round's score per seat: cards left, or the discard pile in solo."""
+        return [len(self.discard)] if self.solo else self.remaining()
+
+    def remaining(self) -> list[int]:
+        """Cards each seat still holds (hand + stack)."""
+        return [len(h) + len(s) for h, s in zip(self.hands, self.stacks, strict=True)]
+
+    # -- views -------------------------------------------------------------------------------
+    def observation(self, seat: int) -> dict[str, Any]:
+        active = self.active
+        obs: dict[str, Any] = {
+            "game": "space-five",
+            "mode": "solo" if self.solo else "standard",
+            "seat": seat,
+            "num_players": self.players,
+            "to_move": self.to_move(),
+            "active_seat": active,
+            "phase": self.phase.value,
+            "round": self.round,
+            "rounds": self.rounds,
+            "turn": self.turn,
+            "turns_without_play": self.turns_without_play,
+            "layout": list(self.layout_json),
+            "hand": [NAMES[c] for c in self.hands[seat]],
+            "players": [
+                {"seat": s, "hand_size": len(h), "stack_size": len(st)}
+                for s, (h, st) in enumerate(zip(self.hands, self.stacks, strict=True))
+            ],
+            "pending": {
+                "placed": self.layout_json[len(self.layout_json) - len(self.placed) :],
+                "exchange_picked": [NAMES[c] for c in self.picked] if seat == active else [],
+                "exchange_count": len(self.picked),
+                "bonus_left": self.bonus_left,
+            },
+            "box_size": len(self.box),
+            "events": self.events[self.seen[seat] :],
+        }
+        if self.solo:
+            obs["discard_pile"] = [NAMES[c] for c in self.discard]
+        if self.outcome is not None:
+            obs["result"] = self._result_view()
+        return obs
+
+    def _result_view(self) -> dict[str, Any]:
+        result = self.result()
+        return {
+            "reason": result.detail["reason"],
+            "winners": result.detail["winners"],
+            "remaining": result.detail["remaining"],
+            "ranking": result.ranks,
+        }
+
+    def result(self) -> Result:
+        scores = self.round_scores if self.outcome else [*self.round_scores, self._round_score()]
+        totals = [sum(col) for col in zip(*scores, strict=True)]
+        unfinished = {"reason": "unfinished", "winners": [], "remaining": self.remaining()}
+        last = self.outcome or unfinished
+        detail: dict[str, Any] = {
+            "reason": last["reason"],
+            "remaining": last["remaining"],
+            "round_scores": self.round_scores,
+            "round_reasons": self.round_reasons,
+        }
+        if "cap" in last:
+            detail["cap"] = last["cap"]
+        if self.solo:
+            detail.update(
+                score_order="low",
+                winners=[0],
+                solo_score=totals[0],
+                solo_note="score = cards left on the discard pile; lower is better",
+            )
+            return Result([float(totals[0])], [1], detail)
+        if self.rounds == 1:
+            # the player who went out ranks first; the others by cards left
+            out = last["winners"] if last["reason"] == "out_of_cards" else []
+            keys = [(seat in out, -total) for seat, total in enumerate(totals)]
+        else:
+            keys = [(False, -total) for total in totals]
+            detail["totals"] = totals
+        ranks = ranks_from_scores(keys)
+        detail["winners"] = [seat for seat, rank in enumerate(ranks) if rank == 1]
+        return Result([float(-t) for t in totals], ranks, detail)
+
+    def describe(self, action: Action) -> str:
+        seat = f"seat {self.active}"
+        kind = action.get("type")
+        if kind == "place":
+            return f"{seat} places {action['card']} at ({action['x']}, {action['y']})"
+        if kind == "done":
+            bonus = play_bonus(self.layout, self.placed)
+            return f"{seat} ends the play with {len(self.placed)} card(s), bonus {bonus}"
+        if kind == "exchange":
+            return f"{seat} starts an exchange"
+        if kind == "exchange_pick":
+            return f"{seat} picks {action['card']} to exchange"
+        if kind == "exchange_confirm":
+            return f"{seat} exchanges {len(self.picked)} card(s)"
+        if kind == "bonus_discard":
+            what = action.get("card") or f"the top of the {action['source'].replace('_', ' ')}"
+            return f"{seat} discards {what} to the box"
+        if kind == "bonus_stop":
+            return f"{seat} gives up {self.bonus_left} bonus discard(s)"
+        if kind == "solo_discard":
+            return f"{seat} discards {action['card']} onto the discard pile"
+        return f"{seat}: {action!r}"
+
+    def render(self, seat: int | None) -> str:
+        acting = "game over" if self.outcome else f"seat {self.active} to act"
+        lines = [
+            f"Space Five - round {self.round + 1}/{self.rounds}, turn {self.turn}, "
+            f"phase {self.phase.value}, {acting}"
+        ]
+        lines += render_layout(self.layout, set(self.placed))
+        for s in range(self.players):
+            hand = self.hands[s]
+            shown = " ".join(NAMES[c] for c in hand) if seat in (None, s) else "??"
+            lines.append(f"seat {s}: hand [{shown}] ({len(hand)}), stack {len(self.stacks[s])}")
+        lines.append(f"box {len(self.box)}")
+        if self.solo:
+            lines.append(f"discard pile {' '.join(NAMES[c] for c in self.discard) or '-'}")
+        if self.outcome is not None:
+            lines.append(f"result: {self._result_view()}")
+        return "\n".join(lines)
+
+    # -- copies ------------------------------------------------------------------------------
+    def clone(self) -> SpaceFiveState:
+        new = object.__new__(SpaceFiveState)
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new._legal_cache = None
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.round_scores = [list(r) for r in self.round_scores]
+        new.round_reasons = list(self.round_reasons)
+        new.events = list(self.events)
+        new.seen = list(self.seen)
+        new.layout = dict(self.layout)
+        new.layout_json = list(self.layout_json)
+        new.frontier = dict(self.frontier)
+        new.stacks = [list(s) for s in self.stacks]
+        new.hands = [list(h) for h in self.hands]
+        new.box = list(self.box)
+        new.discard = list(self.discard)
+        new.groups = [list(g) for g in self.groups]
+        new.box_known = [list(b) for b in self.box_known]
+        new.placed = list(self.placed)
+        new.picked = list(self.picked)
+        return new
+
+    def determinize(self, seat: int, rng: random.Random) -> SpaceFiveState:
+        """Redeal everything ``seat`` cannot see; re-seed the internal RNG from ``rng``.
+
+        Fixed: the layout, the discard pile, the seat's own hand, its exchanged cards still
+        known to lie at the bottom of its stack (re-shuffled inside each exchange, and split
+        between stack and box when some left unseen) and its own cards known in the box.
+        Every other hidden card (other hands, the rest of every stack, the box) is redealt
+        from the pool of unseen cards. Other seats' private knowledge is dropped in the twin.
+        """
+        twin = self.clone()
+        twin.rng = random.Random(rng.getrandbits(64))
+        counts = [0] * CODES
+        for cards in (*twin.stacks, twin.box, *(h for s, h in enumerate(twin.hands) if s != seat)):
+            for code in cards:
+                counts[code] += 1
+        known_box = list(twin.box_known[seat])
+        kept: list[int] = []  # the seat's known stack bottom, top to bottom
+        for candidates, left in twin.groups[seat]:
+            group = list(candidates)
+            rng.shuffle(group)
+            kept += group[:left]
+            known_box += group[left:]
+        for code in (*kept, *known_box):
+            counts[code] -= 1
+        pool = [code for code in range(CODES) for _ in range(counts[code])]
+        rng.shuffle(pool)
+
+        def take(count: int) -> list[int]:
+            taken = pool[-count:] if count else []
+            del pool[len(pool) - count :]
+            return taken
+
+        for other in range(self.players):
+            twin.groups[other] = twin.groups[other] if other == seat else []
+            twin.box_known[other] = twin.box_known[other] if other == seat else []
+            if other != seat:
+                twin.hands[other] = sorted(take(len(self.hands[other])))
+            top = len(self.stacks[other]) - (len(kept) if other == seat else 0)
+            twin.stacks[other] = take(top) + (kept if other == seat else [])
+        twin.box = known_box + pool
+        if self.active != seat and self.picked:
+            twin.picked = rng.sample(twin.hands[self.active], len(self.picked))
+        return twin
+
+
+# -- pure helpers ----------------------------------------------------------------------------
+
+
+def deal_counts(players: int, options: Mapping[str, Any]) -> list[int]:
+    """Cards dealt to each seat's stack, from the player count and the variant options."""
+    rest = CODES * COPIES - 1
+    if players == 1:
+        if options["young"] or options["deal_counts"] or options["rounds"] != 1:
+            raise OptionError("solo takes no young, deal_counts or rounds option")
+        return [rest]
+    given = options["deal_counts"]
+    if options["young"]:
+        if given:
+            raise OptionError("choose either young or deal_counts, not both")
+        return [YOUNG_DEAL] * players
+    if not given:
+        return [rest // players] * players
+    limit = rest // players
+    if len(given) != players or not all(
+        isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= limit for n in given
+    ):
+        raise OptionError(
+            f"deal_counts must list {players} integers between 1 and {limit}, got {given!r}"
+        )
+    return list(given)
+
+
+def _distinct(cards: Iterable[int]) -> list[int]:
+    return sorted(set(cards))
+
+
+def _move_key(move: tuple[int, Cell]) -> tuple[int, int, int]:
+    code, (x, y) = move
+    return code, y, x
+
+
+def _place_actions(moves: Iterable[tuple[int, Cell]]) -> list[Action]:
+    return [{"type": "place", "card": NAMES[c], "x": x, "y": y} for c, (x, y) in moves]
+
+
+def _axis_mask(get: Callable[[Cell], int | None], x: int, y: int, dx: int, dy: int) -> int:
+    """Codes that may lie at empty (x, y) as far as its run along (dx, dy) is concerned."""
+    bits = n = 0
+    cx, cy = x - dx, y - dy
+    code = get((cx, cy))
+    while code is not None:  # runs are at most 5 long, so both scans are short
+        bits |= 1 << code
+        n += 1
+        cx -= dx
+        cy -= dy
+        code = get((cx, cy))
+    cx, cy = x + dx, y + dy
+    code = get((cx, cy))
+    while code is not None:
+        bits |= 1 << code
+        n += 1
+        cx += dx
+        cy += dy
+        code = get((cx, cy))
+    if n >= MAX_GROUP or bits.bit_count() != n:
+        return 0  # too long, or a repeated code: invalid whatever comes between
+    return _joinable(bits)
+
+
+@cache
+def _joinable(bits: int) -> int:
+    """Codes that extend the set of distinct codes ``bits`` to a valid run (any order)."""
+    if not bits:
+        return ALL_MASK
+    first = (bits & -bits).bit_length() - 1
+    mask = 0
+    for group in (ALIEN_MASKS[first // KINDS], BACKGROUND_MASKS[first % KINDS]):
+        if not bits & ~group:
+            mask |= group & ~bits
+    return mask
+
+
+def fit_mask(layout: Layout, x: int, y: int) -> int:
+    """The 25-bit mask of codes that keep both runs through empty (x, y) valid (L4).
+
+    The cell need not touch the layout: a cell with no neighbour gets every code.
+    """
+    get = layout.get
+    return _axis_mask(get, x, y, 1, 0) & _axis_mask(get, x, y, 0, 1)
+
+
+def run_gaps(layout: Layout, x: int, y: int, dx: int, dy: int) -> tuple[Cell, Cell]:
+    """The empty cells just before and just after the run through (x, y) along (dx, dy)."""
+    bx, by = x - dx, y - dy
+    while (bx, by) in layout:
+        bx -= dx
+        by -= dy
+    ax, ay = x + dx, y + dy
+    while (ax, ay) in layout:
+        ax += dx
+        ay += dy
+    return (bx, by), (ax, ay)
+
+
+def run_cells(layout: Layout, x: int, y: int, dx: int, dy: int) -> list[Cell]:
+    """The run through occupied (x, y) along (dx, dy), in increasing coordinate order."""
+    (bx, by), (ax, ay) = run_gaps(layout, x, y, dx, dy)
+    length = (ax - bx) * dx + (ay - by) * dy - 1
+    return [(bx + i * dx, by + i * dy) for i in range(1, length + 1)]
+
+
+def run_end_cells(layout: Layout, x: int, y: int) -> list[Cell]:
+    """The (four) empty cells just beyond both ends of both runs through (x, y)."""
+    return [*run_gaps(layout, x, y, 1, 0), *run_gaps(layout, x, y, 0, 1)]
+
+
+def frontier_of(layout: Layout) -> dict[Cell, int]:
+    """Every empty cell next to the layout that some code fits, with its fit mask."""
+    frontier: dict[Cell, int] = {}
+    for x, y in layout:
+        for cell in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if cell not in layout and cell not in frontier:
+                mask = fit_mask(layout, *cell)
+                if mask:
+                    frontier[cell] = mask
+    return frontier
+
+
+def placing_cells(
+    layout: Layout, placed: list[Cell], masks: Mapping[Cell, int] | None = None
+) -> list[tuple[Cell, int]]:
+    """Cells that may take the next card of a play already started, with their fit masks.
+
+    ``layout`` already holds the ``placed`` cells. The next card must lie just beyond an
+    end of the line run holding the placed cards (L3, both directions while only one card
+    is down) and that run must contain an old card. ``masks`` (a maintained frontier) saves
+    recomputing :func:`fit_mask`.
+    """
+    if len(placed) == 1:
+        directions: tuple[Cell, ...] = DIRECTIONS
+    else:
+        directions = (DIRECTIONS[0],) if placed[0][1] == placed[1][1] else (DIRECTIONS[1],)
+    x, y = placed[0]
+    out = []
+    for dx, dy in directions:
+        before, after = run_gaps(layout, x, y, dx, dy)
+        alone = before == (x - dx, y - dy) and after == (x + dx, y + dy)
+        for cell, step in ((before, -1), (after, 1)):
+            # with one card down, its run along this line must gain an old card somewhere
+            if alone and (cell[0] + step * dx, cell[1] + step * dy) not in layout:
+                continue
+            mask = fit_mask(layout, *cell) if masks is None else masks.get(cell, 0)
+            if mask:
+                out.append((cell, mask))
+    return out
+
+
+def can_extend(layout: Layout, placed: list[Cell], hand: list[int], need: int) -> bool:
+    """Whether ``need`` more legal placements from ``hand`` can follow (depth-first)."""
+    if need <= 0:
+        return True
+    if need > len(hand):
+        return False
+    codes = _distinct(hand)
+    for cell, mask in placing_cells(layout, placed):
+        for code in codes:
+            if mask >> code & 1:
+                layout[cell] = code
+                placed.append(cell)
+                hand.remove(code)
+                ok = can_extend(layout, placed, hand, need - 1)
+                hand.append(code)
+                placed.pop()
+                del layout[cell]
+                if ok:
+                    return True
+    return False
+
+
+def play_bonus(layout: Layout, placed: list[Cell]) -> int:
+    """Bonus discards earned by a play: per run through a placed cell, by length n and new m."""
+    new = set(placed)
+    seen: set[tuple[int, Cell]] = set()
+    total = 0
+    for x, y in placed:
+        for axis, (dx, dy) in enumerate(DIRECTIONS):
+            run = run_cells(layout, x, y, dx, dy)
+            if (axis, run[0]) in seen:
+                continue
+            seen.add((axis, run[0]))
+            if len(run) == MAX_GROUP - 1:
+                total += BONUS_FOURTH
+            elif len(run) == MAX_GROUP:
+                total += BONUS_FIFTH if sum(c in new for c in run) == 1 else BONUS_BOTH
+    return total
+
+
+def render_layout(layout: Layout, highlight: set[Cell] | None = None) -> list[str]:
+    """The layout as text rows (x to the right, y downward); new cards marked with ``*``."""
+    xs = [x for x, _ in layout]
+    ys = [y for _, y in layout]
+    marks = highlight or set()
+    header = "      " + "".join(f"{x:>4}" for x in range(min(xs), max(xs) + 1))
+    rows = [header]
+    for y in range(min(ys), max(ys) + 1):
+        cells = []
+        for x in range(min(xs), max(xs) + 1):
+            code = layout.get((x, y))
+            text = " ." if code is None else NAMES[code]
+            cells.append(f"{text}{'*' if (x, y) in marks else ' '}".rjust(4))
+        rows.append(f"y{y:>4} " + "".join(cells))
+    return rows
