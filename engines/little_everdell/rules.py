@@ -1,0 +1,677 @@
+"""Rules of My Lil' Everdell (spec: shared/rules/little-everdell.md).
+
+Participants are numbered 0..n-1 clockwise. The bots are seats 0..b-1; an automa (Prince
+Periwinkle or Princess Coltsfoot), when present, is participant ``b`` and is played by the
+engine itself, so it is never ``to_move``.
+
+A turn is split into atomic decisions kept on a stack (top = last): ``place`` → its
+sub-decisions (``choose``, ``copy``, ``garden``) → ``buy`` → the buy's ``choose`` picks →
+the automatic end-of-turn parade check. Automatic steps (``gain``, ``end_turn``) sit on the
+same stack and are run by :meth:`LittleEverdellState._advance` until a decision is on top.
+
+Chance (spec section 6), all from the state's one ``random.Random``: one shuffle of the 54
+uids at setup; each round ``k`` calls ``randint(1, 6)`` for ``die_1..die_k``; one
+``randint(1, 8)`` per automa d8 roll (rerolls included). The deck is stored with its top at
+the END of the list (``deck.pop()`` draws).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engines.base import Action, GameState, Result, ranks_from_scores
+from engines.little_everdell.data import (
+    CARD_OF,
+    COLOURS,
+    CONSTRUCTION,
+    CRITTER,
+    DIE_FACES,
+    FRIENDS,
+    MAIN_DECK,
+    MEADOW_SLOTS,
+    PARADE_STACK,
+    PARADE_STACK_SOLO,
+    PARADES,
+    RESOURCES,
+    ROUNDS,
+    TOP_SPACES,
+    Card,
+    Gain,
+)
+
+# -- constants --------------------------------------------------------------------------------
+PRINCE, PRINCESS = "prince", "princess"
+TURNS_PER_ROUND = 3  # published [R]: every seat takes exactly 3 turns a round
+MAX_DICE = 4
+
+#: Pending-decision kinds as shown in the observation.
+PENDING_NAMES = {
+    "place": "place",
+    "buy": "buy",
+    "choose": "choose_resource",
+    "copy": "copy_die",
+    "garden": "activate_green",
+}
+
+# Shared, read-only action objects (legal lists are built from these without allocation).
+TOP_ACTIONS: tuple[Action, ...] = tuple({"type": "place", "space": s} for s in TOP_SPACES)
+DIE_SPACES: tuple[str, ...] = tuple(f"die_{i}" for i in range(1, MAX_DICE + 1))
+DIE_ACTIONS: tuple[Action, ...] = tuple({"type": "place", "space": s} for s in DIE_SPACES)
+RED_ACTIONS: dict[str, Action] = {
+    uid: {"type": "place", "space": "card", "card": uid}
+    for uid, card in CARD_OF.items()
+    if card.colour == "red"
+}
+CHOOSE_ACTIONS: tuple[Action, ...] = tuple(
+    {"type": "choose_resource", "resource": r} for r in RESOURCES
+)
+COPY_ACTIONS: tuple[Action, ...] = tuple(
+    {"type": "copy_die", "die": i} for i in range(1, MAX_DICE + 1)
+)
+GARDEN_ACTIONS: dict[str, Action] = {
+    uid: {"type": "activate_green", "card": uid}
+    for uid, card in CARD_OF.items()
+    if card.colour == "green"
+}
+BUY_ACTIONS: tuple[Action, ...] = tuple(
+    {"type": "buy", "slot": s} for s in range(1, MEADOW_SLOTS + 1)
+)
+PASS_ACTION: Action = {"type": "pass"}
+
+_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+_RESOURCE_INDEX = {r: i for i, r in enumerate(RESOURCES)}
+_DIE_INDEX = {s: i for i, s in enumerate(DIE_SPACES)}
+_GREEN = frozenset(GARDEN_ACTIONS)
+_RED = frozenset(RED_ACTIONS)
+_POINTS = {uid: card.points for uid, card in CARD_OF.items()}
+_COLOUR_OF = {uid: _COLOUR_INDEX[card.colour] for uid, card in CARD_OF.items()}
+#: uid -> (colour index counted, or -1 for parade tokens; points each) of purple end bonuses.
+_END_BONUS = {
+    uid: (_COLOUR_INDEX.get(card.ability.colour, -1), card.ability.n)
+    for uid, card in CARD_OF.items()
+    if card.ability.code in ("end_per", "end_per_parade")
+}
+
+Pending = tuple[Any, ...]  # (kind, seat, *args)
+
+
+# -- players ----------------------------------------------------------------------------------
+class Player:
+    """One participant's public holdings (bots and automa alike)."""
+
+    __slots__ = ("cards", "friends", "parades", "red_used", "res", "tokens")
+
+    def __init__(self) -> None:
+        self.res = [0, 0, 0]  # berry, twig, resin
+        self.tokens = 0  # point tokens collected during play
+        self.cards: list[str] = []  # uids in acquisition order
+        self.parades: dict[str, int] = {}
+        self.red_used: list[str] = []  # own red cards holding a friend this round
+        self.friends = FRIENDS
+
+    def copy(self) -> Player:
+        other = Player.__new__(Player)
+        other.res = self.res[:]
+        other.tokens = self.tokens
+        other.cards = self.cards[:]
+        other.parades = dict(self.parades)
+        other.red_used = self.red_used[:]
+        other.friends = self.friends
+        return other
+
+    def to_json(self, seat: int, automa: str | None) -> dict[str, Any]:
+        """The public view of this participant (``automa``: its name, None for a bot)."""
+        res = self.res
+        return {
+            "seat": seat,
+            "automa": automa,
+            "resources": {"berry": res[0], "twig": res[1], "resin": res[2]},
+            "point_tokens": self.tokens,
+            "cards": self.cards[:],
+            "parades": dict(self.parades),
+            "red_spaces_used": self.red_used[:],
+            "friends_left": self.friends,
+            "points": score_parts(self)["total"],
+        }
+
+
+# -- the state --------------------------------------------------------------------------------
+class LittleEverdellState(GameState):
+    """A game of My Lil' Everdell in progress."""
+
+    def __init__(
+        self,
+        bots: int,
+        rng: random.Random,
+        automa: str | None = None,
+        automa_first: bool = False,
+        automa_captain_fort: bool = False,
+        instant_parades: bool = False,
+        start_bonus: frozenset[int] = frozenset(),
+        start_captain: frozenset[int] = frozenset(),
+        start_fort: frozenset[int] = frozenset(),
+    ) -> None:
+        super().__init__()
+        self.bots = bots
+        self.automa = automa
+        self.automa_seat: int | None = bots if automa else None
+        self.n = bots + (1 if automa else 0)
+        self.solo = bots == 1
+        self.instant_parades = instant_parades
+        self.k = 2 if self.solo else self.n  # dice in use (spec 2.2)
+        self.rng = rng
+        self.players = [Player() for _ in range(self.n)]
+        stack_values = PARADE_STACK_SOLO if self.solo else PARADE_STACK
+        self.stacks: dict[str, list[int]] = {pid: list(stack_values) for pid in PARADES}
+        # Setup (spec 3): one shuffle; top of the shuffled list = first card dealt.
+        order = list(MAIN_DECK)
+        rng.shuffle(order)
+        self.deck = order[::-1]
+        self.meadow: list[str | None] = [self.deck.pop() for _ in range(MEADOW_SLOTS)]
+        self.princess_slots: list[int] = []  # 0-based slots holding a Coltsfoot friend
+        self.dice: list[int] = []
+        self.dice_occ: list[int | None] = [None] * self.k
+        self.top: dict[str, list[int]] = {s: [] for s in TOP_SPACES}
+        self._deal_handicaps(start_bonus, start_captain, start_fort, automa_captain_fort)
+        self.round = 1
+        self.first = bots if (self.solo and automa_first) else 0  # the solo automa is seat 1
+        self.turn = 0  # turns started this round
+        self.over = False
+        self.stack: list[Pending] = []
+        self.log: list[dict[str, Any]] = []
+        self.marks = [0] * self.n  # log position when each seat last acted
+        self._start_round()
+        self._advance()
+
+    def _deal_handicaps(
+        self,
+        bonus: frozenset[int],
+        captain: frozenset[int],
+        fort: frozenset[int],
+        automa_captain_fort: bool,
+    ) -> None:
+        """Young-player handicaps (spec 9.1) and the automa's Captain/Fort challenge (9.6)."""
+        copies = {"captain": 0, "fort": 0}
+
+        def give(seat: int, slug: str) -> None:
+            copies[slug] += 1
+            self.players[seat].cards.append(f"{slug}#{copies[slug]}")
+
+        for seat in range(self.bots):
+            if seat in bonus:
+                self.players[seat].res = [1, 1, 1]
+            if seat in captain:
+                give(seat, "captain")
+            if seat in fort:
+                give(seat, "fort")
+        if automa_captain_fort and self.automa_seat is not None:
+            give(self.automa_seat, "captain")
+            give(self.automa_seat, "fort")
+
+    # -- contract ---------------------------------------------------------------------------
+    def to_move(self) -> int | None:
+        if self.over:
+            return None
+        seat: int = self.stack[-1][1]
+        return seat
+
+    def _legal(self) -> list[Action]:
+        top = self.stack[-1]
+        kind, seat = top[0], top[1]
+        player = self.players[seat]
+        if kind == "place":
+            legal = list(TOP_ACTIONS)
+            legal += [DIE_ACTIONS[i] for i, occ in enumerate(self.dice_occ) if occ is None]
+            legal += [
+                RED_ACTIONS[u] for u in player.cards if u in _RED and u not in player.red_used
+            ]
+            return legal
+        if kind == "buy":
+            disc = discounts(player.cards)
+            legal = [
+                BUY_ACTIONS[slot]
+                for slot, uid in enumerate(self.meadow)
+                if uid is not None and can_pay(player.res, effective_cost(CARD_OF[uid], disc))
+            ]
+            legal.append(PASS_ACTION)
+            return legal
+        if kind == "choose":
+            return list(CHOOSE_ACTIONS)
+        if kind == "copy":
+            return list(COPY_ACTIONS[: self.k])
+        picked = top[3]  # garden
+        return [GARDEN_ACTIONS[u] for u in player.cards if u in _GREEN and u not in picked]
+
+    def _play(self, action: Action) -> None:
+        top = self.stack.pop()
+        kind, seat = top[0], top[1]
+        self.marks[seat] = len(self.log)
+        event = {"seat": seat, **action}
+        self.log.append(event)
+        player = self.players[seat]
+        if kind == "place":
+            self._place(seat, action)
+        elif kind == "buy":
+            if action["type"] == "buy":
+                event["card"] = self._buy(seat, action["slot"] - 1)
+        elif kind == "choose":
+            player.res[_RESOURCE_INDEX[action["resource"]]] += 1
+        elif kind == "copy":
+            self._gain(seat, DIE_FACES[self.dice[action["die"] - 1]])
+        else:  # garden
+            uid = action["card"]
+            if top[2] > 1:
+                self.stack.append(("garden", seat, top[2] - 1, (*top[3], uid)))
+            self._gain(seat, CARD_OF[uid].ability.gain)
+        self._advance()
+
+    # -- transitions ------------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Run automatic steps (gains, parade checks, automa turns, round ends) until a
+        decision is pending or the game is over."""
+        stack = self.stack
+        while True:
+            if stack:
+                top = stack[-1]
+                if top[0] == "gain":
+                    stack.pop()
+                    self._gain(top[1], top[2])
+                elif top[0] == "end_turn":
+                    stack.pop()
+                    self._parade_check(top[1])
+                else:
+                    return
+            elif self.over:
+                return
+            elif self.turn == TURNS_PER_ROUND * self.n:
+                self._end_round()
+            else:
+                seat = (self.first + self.turn) % self.n
+                self.turn += 1
+                if seat == self.automa_seat:
+                    self._automa_turn(seat)
+                else:
+                    stack += [("end_turn", seat), ("buy", seat), ("place", seat)]
+
+    def _gain(self, seat: int, gain: Gain) -> None:
+        """Fixed goods at once; each any-resource pick becomes a ``choose`` decision."""
+        player = self.players[seat]
+        res = player.res
+        res[0] += gain.berry
+        res[1] += gain.twig
+        res[2] += gain.resin
+        player.tokens += gain.points
+        for _ in range(gain.any):
+            self.stack.append(("choose", seat))
+
+    def _place(self, seat: int, action: Action) -> None:
+        player = self.players[seat]
+        player.friends -= 1
+        space = action["space"]
+        if space in TOP_SPACES:
+            self.top[space].append(seat)
+            self._gain(seat, TOP_SPACES[space])
+        elif space == "card":
+            uid = action["card"]
+            player.red_used.append(uid)
+            ability = CARD_OF[uid].ability
+            if ability.code == "copy_die":
+                self.stack.append(("copy", seat))
+            elif ability.code == "activate_green":
+                greens = sum(1 for u in player.cards if u in _GREEN)
+                if greens:
+                    self.stack.append(("garden", seat, min(ability.n, greens), ()))
+            else:
+                self._gain(seat, ability.gain)
+        else:
+            die = _DIE_INDEX[space]
+            self.dice_occ[die] = seat
+            self._gain(seat, DIE_FACES[self.dice[die]])
+
+    def _buy(self, seat: int, slot: int) -> str:
+        """Spec 5.2: pay, take, refill, own effect, then other blue on-buy triggers."""
+        player = self.players[seat]
+        uid = self.meadow[slot]
+        assert uid is not None
+        card = CARD_OF[uid]
+        cost = effective_cost(card, discounts(player.cards))
+        for i in range(3):
+            player.res[i] -= cost[i]
+        player.cards.append(uid)
+        self.meadow[slot] = self.deck.pop() if self.deck else None
+        for other in reversed(player.cards[:-1]):
+            ability = CARD_OF[other].ability
+            if ability.code == "on_buy" and ability.kind == card.kind:
+                self.stack.append(("gain", seat, ability.gain))
+        if card.ability.code == "gain" and card.colour in ("green", "brown"):
+            self._gain(seat, card.ability.gain)
+        elif card.ability.code == "colors_now":
+            self._gain(seat, Gain(points=len(colours_of(player.cards))))
+        return uid
+
+    def _parade_check(self, seat: int) -> None:
+        """Spec 5.3: take the top token of every parade now qualified for (fixed order)."""
+        player = self.players[seat]
+        for pid, ok in zip(PARADES, parade_qualifies(player.cards), strict=True):
+            stack = self.stacks[pid]
+            if ok and stack and pid not in player.parades:
+                value = stack.pop(0)
+                player.parades[pid] = value
+                self.log.append({"seat": seat, "type": "parade", "parade": pid, "value": value})
+                if seat != self.automa_seat:
+                    jugglers = sum(CARD_OF[u].ability.code == "on_parade" for u in player.cards)
+                    player.tokens += 2 * jugglers
+
+    def _automa_turn(self, seat: int) -> None:
+        """Spec 9.3 (Prince) / 9.4 (Princess): the automa places and takes a free card."""
+        player = self.players[seat]
+        meadow = self.meadow
+        event: dict[str, Any] = {"seat": seat, "type": "automa", "automa": self.automa}
+        if self.automa == PRINCE:
+            free = next((i for i, occ in enumerate(self.dice_occ) if occ is None), None)
+            if free is None:
+                self.top["top_berry"].append(seat)
+                event["space"] = "top_berry"
+            else:
+                self.dice_occ[free] = seat
+                event["space"] = DIE_SPACES[free]
+            player.friends -= 1
+        if any(uid is not None for uid in meadow):
+            rolls = self._roll_d8()
+            slot = rolls[-1] - 1
+            uid = meadow[slot]
+            assert uid is not None
+            player.cards.append(uid)
+            if self.automa == PRINCE:
+                meadow[slot] = self.deck.pop() if self.deck else None
+            else:
+                meadow[slot] = None
+                self.princess_slots.append(slot)
+                player.friends -= 1
+            event.update(d8=rolls, slot=slot + 1, card=uid)
+        self.log.append(event)
+        if self.instant_parades:
+            self._parade_check(seat)
+
+    def _roll_d8(self) -> list[int]:
+        """Roll the automa's d8 until it names a slot holding a card (one RNG call a roll)."""
+        rolls = [self.rng.randint(1, 8)]
+        while self.meadow[rolls[-1] - 1] is None:
+            rolls.append(self.rng.randint(1, 8))
+        return rolls
+
+    def _start_round(self) -> None:
+        """Round steps 1 and 2: roll the dice, then queue the harvest in turn order."""
+        self.dice = [self.rng.randint(1, 6) for _ in range(self.k)]
+        self.log.append(
+            {"type": "round", "round": self.round, "first_player": self.first, "dice": self.dice[:]}
+        )
+        harvest: list[Pending] = []
+        for i in range(self.n):
+            seat = (self.first + i) % self.n
+            if seat != self.automa_seat:
+                cards = self.players[seat].cards
+                harvest += [("gain", seat, CARD_OF[u].ability.gain) for u in cards if u in _GREEN]
+        self.stack += reversed(harvest)
+
+    def _end_round(self) -> None:
+        """Round steps 4 and 5: automa parade check, return home, pass the sun."""
+        if self.automa_seat is not None and not self.instant_parades:
+            self._parade_check(self.automa_seat)
+        self.dice_occ = [None] * self.k
+        for occupants in self.top.values():
+            occupants.clear()
+        for player in self.players:
+            player.red_used.clear()
+            player.friends = FRIENDS
+        for slot in sorted(self.princess_slots):
+            self.meadow[slot] = self.deck.pop() if self.deck else None
+        self.princess_slots.clear()
+        self.log.append({"type": "return_home", "round": self.round})
+        if self.round == ROUNDS:
+            self.over = True
+            self.log.append({"type": "game_over"})
+            return
+        self.round += 1
+        self.turn = 0
+        if not self.solo:
+            self.first = (self.first - 1) % self.n
+        self._start_round()
+
+    # -- views ------------------------------------------------------------------------------
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know: everything but the deck order (spec section 7)."""
+        players = [
+            player.to_json(i, self.automa if i == self.automa_seat else None)
+            for i, player in enumerate(self.players)
+        ]
+        pending: dict[str, Any] | None = None
+        if not self.over:
+            top = self.stack[-1]
+            pending = {"kind": PENDING_NAMES[top[0]], "seat": top[1]}
+            if top[0] == "garden":
+                pending["picks_left"] = top[2]
+                pending["picked"] = list(top[3])
+        return {
+            "seat": seat,
+            "to_move": self.to_move(),
+            "round": self.round,
+            "turn": self.turn,
+            "turns_per_round": TURNS_PER_ROUND * self.n,
+            "first_player": self.first,
+            "automa_seat": self.automa_seat,
+            "pending": pending,
+            "dice": [
+                {"space": DIE_SPACES[i], "face": face, "occupied_by": self.dice_occ[i]}
+                for i, face in enumerate(self.dice)
+            ],
+            "top_spaces": {space: occ[:] for space, occ in self.top.items()},
+            "meadow": self.meadow[:],
+            "princess_slots": sorted(s + 1 for s in self.princess_slots),
+            "deck_count": len(self.deck),
+            "parade_stacks": {pid: stack[:] for pid, stack in self.stacks.items()},
+            "players": players,
+            "events": self.log[self.marks[seat] :],
+        }
+
+    def result(self) -> Result:
+        parts = [score_parts(p) for p in self.players]
+        keys = [(part["total"], part["cards"]) for part in parts[: self.bots]]
+        detail: dict[str, Any] = {
+            "end": "after round 4" if self.over else "in progress",
+            "breakdown": parts,
+        }
+        if self.automa_seat is not None:
+            automa_total = parts[self.automa_seat]["total"]
+            detail["automa"] = {
+                "name": self.automa,
+                "seat": self.automa_seat,
+                "score": automa_total,
+            }
+            if self.solo:
+                won = parts[0]["total"] >= automa_total  # ties go to the bot [R]
+                detail["winner"] = "bot" if won else "automa"
+                detail["bot_won"] = won
+            else:  # the Prince ranked like a player; bots ahead of him on a full tie
+                all_keys = [(*key, 1) for key in keys]
+                all_keys.append((automa_total, parts[self.automa_seat]["cards"], 0))
+                detail["ranks_with_automa"] = ranks_from_scores(all_keys)
+        return Result(
+            scores=[float(part["total"]) for part in parts[: self.bots]],
+            ranks=ranks_from_scores(keys),
+            detail=detail,
+        )
+
+    def clone(self) -> LittleEverdellState:
+        other = LittleEverdellState.__new__(LittleEverdellState)
+        other.__dict__.update(self.__dict__)
+        other.history = self.history[:]
+        other._legal_cache = None
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.players = [p.copy() for p in self.players]
+        other.stacks = {pid: s[:] for pid, s in self.stacks.items()}
+        other.deck = self.deck[:]
+        other.meadow = self.meadow[:]
+        other.princess_slots = self.princess_slots[:]
+        other.dice = self.dice[:]
+        other.dice_occ = self.dice_occ[:]
+        other.top = {s: occ[:] for s, occ in self.top.items()}
+        other.stack = self.stack[:]
+        other.log = self.log[:]  # events are never mutated after being logged
+        other.marks = self.marks[:]
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> LittleEverdellState:
+        """Reshuffle the hidden deck order and re-seed future dice and d8 rolls."""
+        other = self.clone()
+        rng.shuffle(other.deck)
+        other.rng = random.Random(rng.getrandbits(64))
+        return other
+
+    def describe(self, action: Action) -> str:
+        seat = self.to_move()
+        who = f"seat {seat}"
+        kind = action.get("type")
+        if kind == "place":
+            space = action["space"]
+            if space == "card":
+                return f"{who} places a friend on its {card_label(action['card'])}"
+            if space in TOP_SPACES:
+                return f"{who} places a friend on {space} (+1 {space[4:]})"
+            face = self.dice[_DIE_INDEX[space]]
+            return f"{who} places a friend on {space} (face {face}: {gain_text(DIE_FACES[face])})"
+        if kind == "buy":
+            uid = self.meadow[action["slot"] - 1]
+            return f"{who} buys {card_label(uid or '?')} from slot {action['slot']}"
+        if kind == "pass":
+            return f"{who} buys nothing"
+        if kind == "choose_resource":
+            return f"{who} takes a {action['resource']}"
+        if kind == "copy_die":
+            face = self.dice[action["die"] - 1]
+            return f"{who} copies die_{action['die']} ({gain_text(DIE_FACES[face])})"
+        if kind == "activate_green":
+            return f"{who} activates {card_label(action['card'])}"
+        return f"{who}: {action!r}"
+
+    def render(self, seat: int | None) -> str:
+        """Text picture of the table; only the deck order is hidden, shown for ``None``."""
+        lines = [
+            f"My Lil' Everdell: round {self.round}/{ROUNDS}, turn {self.turn}/"
+            f"{TURNS_PER_ROUND * self.n}, first player seat {self.first}"
+            + (" (game over)" if self.over else f", seat {self.to_move()} to move"),
+            "dice:  "
+            + "  ".join(
+                f"{DIE_SPACES[i]}=[{face}: {gain_text(DIE_FACES[face])}]"
+                + ("" if self.dice_occ[i] is None else f" <- seat {self.dice_occ[i]}")
+                for i, face in enumerate(self.dice)
+            ),
+            "top:   " + "  ".join(f"{s}: {occ}" for s, occ in self.top.items()),
+            "meadow:",
+        ]
+        for slot, uid in enumerate(self.meadow, start=1):
+            mark = " (Coltsfoot friend)" if slot - 1 in self.princess_slots else ""
+            text = "-" if uid is None else f"{card_label(uid)} cost {cost_text(CARD_OF[uid])}"
+            lines.append(f"  {slot}. {text}{mark}")
+        lines.append(f"deck: {len(self.deck)} cards")
+        if seat is None and self.deck:
+            lines.append("  next: " + ", ".join(reversed(self.deck[-5:])))
+        lines.append(
+            "parades: " + "  ".join(f"{pid} {stack}" for pid, stack in self.stacks.items())
+        )
+        for i, player in enumerate(self.players):
+            name = f"seat {i}" + (f" ({self.automa})" if i == self.automa_seat else "")
+            res = " ".join(f"{r}={n}" for r, n in zip(RESOURCES, player.res, strict=True))
+            lines.append(
+                f"{name}: {res} tokens={player.tokens} friends={player.friends} "
+                f"parades={player.parades} points={score_parts(player)['total']}"
+            )
+            lines.append("  cards: " + (", ".join(map(card_label, player.cards)) or "-"))
+        return "\n".join(lines)
+
+
+# -- pure helpers -----------------------------------------------------------------------------
+def discounts(cards: list[str]) -> dict[str, list[int]]:
+    """Per card kind, how much each resource is discounted by own blue cards (spec 5.2)."""
+    disc = {CRITTER: [0, 0, 0], CONSTRUCTION: [0, 0, 0]}
+    for uid in cards:
+        ability = CARD_OF[uid].ability
+        if ability.code == "discount":
+            disc[ability.kind][ability.resource] += 1
+    return disc
+
+
+def effective_cost(card: Card, disc: Mapping[str, list[int]]) -> tuple[int, int, int]:
+    """The printed cost less stacking discounts, floor 0."""
+    d = disc[card.kind]
+    b, t, r = card.cost
+    return (max(0, b - d[0]), max(0, t - d[1]), max(0, r - d[2]))
+
+
+def can_pay(res: list[int], cost: tuple[int, int, int]) -> bool:
+    return res[0] >= cost[0] and res[1] >= cost[1] and res[2] >= cost[2]
+
+
+def colours_of(cards: list[str]) -> set[str]:
+    return {CARD_OF[uid].colour for uid in cards}
+
+
+def parade_qualifies(cards: list[str]) -> tuple[bool, bool, bool, bool]:
+    """Requirements of the four parades, in ``PARADES`` order (spec 2.4)."""
+    constructions = 0
+    by_colour = [0] * len(COLOURS)
+    for uid in cards:
+        card = CARD_OF[uid]
+        constructions += card.is_construction
+        by_colour[_COLOUR_INDEX[card.colour]] += 1
+    critters = len(cards) - constructions
+    return (
+        constructions >= 5,
+        critters >= 5,
+        all(by_colour),
+        max(by_colour[1:]) >= 3,  # green never counts
+    )
+
+
+def score_parts(player: Player) -> dict[str, int]:
+    """Spec section 8: printed points, parades, tokens, exchange, purple bonuses, total."""
+    cards = player.cards
+    printed = sum(map(_POINTS.__getitem__, cards))
+    purple = 0
+    if not _END_BONUS.keys().isdisjoint(cards):
+        by_colour = [0] * len(COLOURS)
+        for uid in cards:
+            by_colour[_COLOUR_OF[uid]] += 1
+        for uid in cards:
+            if uid in _END_BONUS:
+                colour, n = _END_BONUS[uid]
+                purple += n * (len(player.parades) if colour < 0 else by_colour[colour])
+    parades = sum(player.parades.values())
+    exchange = sum(player.res) // 2
+    return {
+        "cards": printed,
+        "parades": parades,
+        "tokens": player.tokens,
+        "exchange": exchange,
+        "purple": purple,
+        "total": printed + parades + player.tokens + exchange + purple,
+    }
+
+
+def gain_text(gain: Gain) -> str:
+    return ", ".join(f"{n} {name}" for name, n in gain.to_json().items())
+
+
+def cost_text(card: Card) -> str:
+    parts = [f"{n} {r}" for r, n in zip(RESOURCES, card.cost, strict=True) if n]
+    return "+".join(parts) or "free"
+
+
+def card_label(uid: str) -> str:
+    card = CARD_OF.get(uid)
+    if card is None:
+        return uid
+    return f"{card.name} [{uid}, {card.colour} {card.kind}, {card.points}pt]"
