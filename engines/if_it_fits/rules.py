@@ -1,0 +1,616 @@
+"""Rules of If It Fits (Adrie Drent, Jolly Dutch 2021) as an arena engine.
+
+Spec: ``shared/rules/if-it-fits.md``. A turn is split into atomic decisions (phases):
+
+* ``turn``        -- ``draw_and_play`` | ``sleeping_cat`` (x, y) | ``pass`` (only if neither)
+* ``select_card`` -- ``select_card`` (card) for each hand card
+* ``place_box``   -- ``place_box`` (x, y, rot) | ``discard`` (only with ``edge_matching``)
+* ``princess``    -- ``princess`` (cat) for each rival cat in the layout | ``princess_discard``
+* ``place_cat``   -- ``place_cat`` (x, y) for each legal seam | ``no_cat``
+
+Chance: one RNG from ``derive_rng(seed, "deal")``, used twice at setup (shuffle the start cards
+sorted by id, then the draw deck sorted by id) and never again.
+
+Geometry lives in :mod:`engines.if_it_fits.geometry`; card data in :mod:`engines.if_it_fits.data`.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Mapping
+from typing import Any
+
+from engines.base import (
+    Action,
+    GameState,
+    IllegalAction,
+    OptionSpec,
+    Result,
+    derive_rng,
+    ranks_from_scores,
+    resolve_options,
+)
+from engines.if_it_fits import data
+from engines.if_it_fits.geometry import (
+    ALL_OPEN,
+    Box,
+    E,
+    Layout,
+    W,
+    edge_mask,
+    mask_edges,
+    rotate,
+    slot_code,
+    slot_xy,
+)
+from engines.if_it_fits.picture import draw_layout
+
+# -- constants ---------------------------------------------------------------------------
+
+TURN = "turn"
+SELECT = "select_card"
+PLACE_BOX = "place_box"
+PRINCESS = "princess"
+PLACE_CAT = "place_cat"
+OVER = "over"
+
+TIE_RULES = ("all_score", "none_score")
+
+# Per card index (the order of data.CARDS): id, kind, printed open mask and contents.
+CARD_IDS: tuple[str, ...] = tuple(card.id for card in data.CARDS)
+INDEX: dict[str, int] = {card_id: i for i, card_id in enumerate(CARD_IDS)}
+KINDS: tuple[str, ...] = tuple(card.kind for card in data.CARDS)
+MASKS: tuple[int, ...] = tuple(edge_mask(card.edges) for card in data.CARDS)
+SYMMETRIC: tuple[bool, ...] = tuple(rotate(m, 1) == m for m in MASKS)
+BOX_TYPES = (data.BOX, data.SPECIAL, data.START)
+DECK_CARDS: tuple[int, ...] = tuple(
+    i for i, kind in enumerate(KINDS) if kind in (data.BOX, data.SPECIAL, data.PRINCESS)
+)
+START_CARDS: tuple[int, ...] = tuple(i for i, kind in enumerate(KINDS) if kind == data.START)
+FIRST_CAT = KINDS.index(data.CAT)
+
+
+def cat_owner(card: int) -> int:
+    """The seat whose colour cat card ``card`` is."""
+    return (card - FIRST_CAT) // data.CATS_PER_SEAT
+
+
+def _card_json(i: int) -> dict[str, Any]:
+    card = data.CARDS[i]
+    return {
+        "kind": card.kind,
+        "edges": card.edges,
+        "toys": dict(zip(data.TOY_KINDS, card.toys, strict=True)),
+        "special": card.special,
+        "spray": card.spray,
+    }
+
+
+CATALOG: tuple[dict[str, Any], ...] = tuple(_card_json(i) for i in range(len(data.CARDS)))
+
+# Shared, read-only action objects (legal lists are built from these, never copied).
+DRAW: Action = {"type": "draw_and_play"}
+PASS: Action = {"type": "pass"}
+DISCARD: Action = {"type": "discard"}
+PRINCESS_DISCARD: Action = {"type": "princess_discard"}
+NO_CAT: Action = {"type": "no_cat"}
+SELECT_ACTIONS: tuple[Action, ...] = tuple({"type": SELECT, "card": c} for c in CARD_IDS)
+PRINCESS_ACTIONS: tuple[Action, ...] = tuple({"type": PRINCESS, "cat": c} for c in CARD_IDS)
+_SLOT_ACTIONS: dict[int, tuple[Action, Action, Action, Action]] = {}
+
+
+def _slot_actions(code: int) -> tuple[Action, Action, Action, Action]:
+    """The actions naming a slot: place_box rot 0 and rot 1, sleeping_cat, and place_cat on
+    the seam between this slot and its East neighbour (memoised, shared, read-only)."""
+    found = _SLOT_ACTIONS.get(code)
+    if found is None:
+        x, y = slot_xy(code)
+        found = (
+            {"type": PLACE_BOX, "x": x, "y": y, "rot": 0},
+            {"type": PLACE_BOX, "x": x, "y": y, "rot": 1},
+            {"type": "sleeping_cat", "x": x, "y": y},
+            {"type": PLACE_CAT, "x": x, "y": y},
+        )
+        _SLOT_ACTIONS[code] = found
+    return found
+
+
+def _slot_json(code: int) -> list[int]:
+    x, y = slot_xy(code)
+    return [x, y]
+
+
+# -- options -----------------------------------------------------------------------------
+
+OPTION_SPECS: dict[str, OptionSpec] = {
+    "tie_rule": OptionSpec(
+        "all_score",
+        "tied cat majority: all_score = every tied leader scores the box; "
+        "none_score = nobody does (designed, spec §9.6)",
+        kind=str,
+        choices=TIE_RULES,
+    ),
+    "edge_matching": OptionSpec(
+        False,
+        "a box card's edges must equal the facing edges of its neighbours (designed, §8)",
+        kind=bool,
+    ),
+    "short_deck": OptionSpec(
+        False,
+        "2/3 players: remove the 24/12 box cards nearest the deck bottom; "
+        "no effect with 4-5 players (designed, §8)",
+        kind=bool,
+    ),
+}
+
+
+# -- the state ---------------------------------------------------------------------------
+
+
+class IfItFitsState(GameState):
+    """One game of If It Fits."""
+
+    def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.players = players
+        self.options = dict(options)
+        self.rng = derive_rng(seed, "deal")
+        self.layout = Layout(players)
+        self.slot_card: dict[int, int] = {}  # slot -> card index (box, sleeping cat, Princess)
+        self.entries: list[dict[str, Any]] = []  # observation view of the layout, append-only
+        self.entry_at: dict[int, int] = {}  # slot -> index in entries
+        self.awake: dict[int, int] = {}  # seam (its western slot) -> awake cat
+        self.seam_princess: dict[int, int] = {}  # seam -> Princess lying there
+        self.cat_place: dict[int, tuple[bool, int]] = {}  # cat in layout -> (awake?, code)
+        self.supply: list[list[int]] = [
+            list(
+                range(FIRST_CAT + s * data.CATS_PER_SEAT, FIRST_CAT + (s + 1) * data.CATS_PER_SEAT)
+            )
+            for s in range(players)
+        ]
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.deck: list[int] = []  # the top card is the LAST element
+        self.removed: list[int] = []  # short_deck: out of the game, face down
+        self.discard: list[int] = []
+        self.current = 0
+        self.phase = TURN
+        self.pending: int | None = None  # card being resolved this turn
+        self.pending_slot: int | None = None
+        self.seams: list[int] = []  # legal seams in phase place_cat
+        self.events: list[dict[str, Any]] = []  # public log
+        self.marks = [0] * players  # per seat: len(events) right after its last decision
+        self._boxes_view: list[dict[str, Any]] | None = None
+        self._deal()
+
+    def _deal(self) -> None:
+        """Setup chance: shuffle start cards (RNG call 1), then the deck (call 2); deal 2 each."""
+        starts = list(START_CARDS)
+        self.rng.shuffle(starts)
+        for y, card in enumerate(starts[: self.players]):
+            self._lay(card, slot_code(0, y), 0)
+        deck = list(DECK_CARDS)
+        self.rng.shuffle(deck)  # deck[0] is the top, as in the spec
+        remove = data.SHORT_DECK_REMOVED.get(self.players, 0) if self.options["short_deck"] else 0
+        if remove:
+            boxes_from_bottom = [c for c in reversed(deck) if KINDS[c] == data.BOX][:remove]
+            self.removed = sorted(boxes_from_bottom)
+            gone = set(boxes_from_bottom)
+            deck = [c for c in deck if c not in gone]
+        self.deck = deck[::-1]
+        for _ in range(data.HAND_SIZE):
+            for hand in self.hands:
+                insort(hand, self.deck.pop())
+
+    # -- contract ----------------------------------------------------------------------
+    def to_move(self) -> int | None:
+        return None if self.phase == OVER else self.current
+
+    def _legal(self) -> list[Action]:
+        phase, seat = self.phase, self.current
+        if phase == TURN:
+            legal: list[Action] = []
+            if self.hands[seat] or self.deck:
+                legal.append(DRAW)
+            if self.supply[seat]:
+                legal.extend(_slot_actions(c)[2] for c in self.layout.sleeping_slots())
+            return legal or [PASS]
+        if phase == SELECT:
+            return [SELECT_ACTIONS[c] for c in self.hands[seat]]
+        if phase == PLACE_BOX:
+            return self._box_placements()
+        if phase == PRINCESS:
+            targets = sorted(c for c in self.cat_place if cat_owner(c) != seat)
+            return [PRINCESS_ACTIONS[c] for c in targets] or [PRINCESS_DISCARD]
+        return [*(_slot_actions(s)[3] for s in self.seams), NO_CAT]
+
+    def _box_placements(self) -> list[Action]:
+        assert self.pending is not None
+        card = self.pending
+        slots = self.layout.frontier_slots()
+        if self.options["edge_matching"]:
+            rots = (0,) if SYMMETRIC[card] else (0, 1)
+            matches = self.layout.matches
+            legal = [
+                _slot_actions(c)[r]
+                for c in slots
+                for r in rots
+                if matches(c, rotate(MASKS[card], r))
+            ]
+            return legal or [DISCARD]
+        if SYMMETRIC[card]:
+            return [_slot_actions(c)[0] for c in slots]
+        return [a for c in slots for a in _slot_actions(c)[:2]]
+
+    def _play(self, action: Action) -> None:
+        seat, pending = self.current, self.pending
+        kind = action.get("type")
+        event: dict[str, Any] = {"seat": seat, "type": kind}
+        if kind == "draw_and_play":
+            event["drew"] = bool(self.deck)
+            if self.deck:
+                insort(self.hands[seat], self.deck.pop())
+            self.phase = SELECT
+        elif kind == "sleeping_cat":
+            cat = self.supply[seat].pop(0)
+            code = slot_code(action["x"], action["y"])
+            self._lay(cat, code, 0)
+            self.cat_place[cat] = (False, code)
+            self._count_cat(code, seat, +1)
+            event.update(cat=CARD_IDS[cat], x=action["x"], y=action["y"])
+            self._end_turn()
+        elif kind == SELECT:
+            card = INDEX[action["card"]]
+            self.hands[seat].remove(card)
+            self.pending = card
+            self.phase = PRINCESS if KINDS[card] == data.PRINCESS else PLACE_BOX
+            event["card"] = action["card"]
+        elif kind == PLACE_BOX:
+            assert pending is not None
+            event.update(card=CARD_IDS[pending], x=action["x"], y=action["y"], rot=action["rot"])
+            self._place_box(action["x"], action["y"], action["rot"])
+        elif kind == PLACE_CAT:
+            cat = self.supply[seat].pop(0)
+            code = slot_code(action["x"], action["y"])
+            self.awake[code] = cat
+            self.cat_place[cat] = (True, code)
+            self._count_cat(code, seat, +1)
+            event.update(cat=CARD_IDS[cat], x=action["x"], y=action["y"])
+            self._end_turn()
+        elif kind == PRINCESS:
+            assert pending is not None
+            event.update(card=CARD_IDS[pending], cat=action["cat"])
+            self._princess(INDEX[action["cat"]])
+            self._end_turn()
+        elif kind in ("discard", "princess_discard"):
+            assert pending is not None
+            event["card"] = CARD_IDS[pending]
+            self.discard.append(pending)
+            self._end_turn()
+        elif kind in ("no_cat", "pass"):
+            self._end_turn()
+        else:
+            raise IllegalAction(seat, action, "unknown action type")
+        self.events.append(event)
+        self.marks[seat] = len(self.events)
+
+    # -- transitions -------------------------------------------------------------------
+    def _lay(self, card: int, code: int, rot: int) -> Box:
+        """Put ``card`` (box-type or sleeping cat) into the layout at ``code``."""
+        mask = rotate(MASKS[card], rot)
+        row = data.CARDS[card]
+        box = self.layout.place(code, mask, row.toys, row.special, row.spray)
+        self.slot_card[code] = card
+        self.entry_at[code] = len(self.entries)
+        self.entries.append(self._entry(card, code, rot, mask))
+        self._boxes_view = None
+        return box
+
+    def _entry(self, card: int, code: int, rot: int, mask: int) -> dict[str, Any]:
+        kind = KINDS[card]
+        entry: dict[str, Any] = {"slot": _slot_json(code), "card": CARD_IDS[card]}
+        if kind == data.CAT:
+            entry.update(kind="sleeping_cat", owner=cat_owner(card))
+        elif kind == data.PRINCESS:
+            entry["kind"] = "princess"
+        else:
+            entry.update(kind=kind, rot=rot, edges=mask_edges(mask))
+            catalog = CATALOG[card]
+            entry.update(toys=catalog["toys"], special=catalog["special"], spray=catalog["spray"])
+        return entry
+
+    def _place_box(self, x: int, y: int, rot: int) -> None:
+        seat, card = self.current, self.pending
+        assert card is not None
+        code = slot_code(x, y)
+        box = self._lay(card, code, rot)
+        self.pending_slot = code
+        self.seams = self._cat_seams(seat, code, box) if self.supply[seat] else []
+        if self.seams:
+            self.phase = PLACE_CAT
+        else:
+            self._end_turn()
+
+    def _cat_seams(self, seat: int, code: int, box: Box) -> list[int]:
+        """Seams beside the card just laid at ``code`` where ``seat`` may put an awake cat."""
+        cats = box.cats
+        if not cats[seat] and any(cats):
+            return []  # a rival's box (spec §3.6 rule 4)
+        mask, masks = self.layout.open[code], self.layout.open
+        seams = []
+        for bit, step, facing, seam in ((W, -1, E, code - 1), (E, 1, W, code)):
+            near = code + step
+            near_card = self.slot_card.get(near)
+            if (
+                near_card is not None
+                and KINDS[near_card] in BOX_TYPES
+                and mask & bit
+                and masks[near] & facing
+            ):
+                seams.append(seam)
+        return seams
+
+    def _count_cat(self, code: int, seat: int, delta: int) -> None:
+        box = self.layout.box(code)
+        box.cats[seat] += delta
+        box.json = None
+        self._boxes_view = None
+
+    def _princess(self, cat: int) -> None:
+        """Send ``cat`` back to its owner; the pending Princess takes its exact place."""
+        princess = self.pending
+        assert princess is not None
+        awake, code = self.cat_place.pop(cat)
+        owner = cat_owner(cat)
+        insort(self.supply[owner], cat)
+        self._count_cat(code, owner, -1)
+        if awake:
+            del self.awake[code]
+            self.seam_princess[code] = princess
+        else:
+            self.slot_card[code] = princess
+            self.entries[self.entry_at[code]] = self._entry(princess, code, 0, ALL_OPEN)
+
+    def _end_turn(self) -> None:
+        self.pending = self.pending_slot = None
+        self.seams = []
+        if not self.deck and not any(self.hands):
+            self.phase = OVER
+        else:
+            self.current = (self.current + 1) % self.players
+            self.phase = TURN
+
+    # -- observation -------------------------------------------------------------------
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` knows: the whole public table plus its own hand, nothing else."""
+        hand = self.hands[seat]
+        pending = self.pending
+        shown = [*hand, pending] if pending is not None else hand
+        return {
+            "seat": seat,
+            "to_move": self.to_move(),
+            "num_players": self.players,
+            "phase": self.phase,
+            "options": dict(self.options),
+            "deck_size": len(self.deck),
+            "removed": len(self.removed),
+            "discard": [CARD_IDS[c] for c in self.discard],
+            "hand": [CARD_IDS[c] for c in hand],
+            "hand_sizes": [len(h) for h in self.hands],
+            "cat_supply": [len(s) for s in self.supply],
+            "layout": list(self.entries),
+            "awake_cats": [
+                {"seam": _slot_json(s), "cat": CARD_IDS[c], "owner": cat_owner(c)}
+                for s, c in sorted(self.awake.items())
+            ],
+            "seam_princesses": [
+                {"seam": _slot_json(s), "card": CARD_IDS[c]}
+                for s, c in sorted(self.seam_princess.items())
+            ],
+            "boxes": self._boxes(),
+            "pending": None
+            if pending is None
+            else {
+                "card": CARD_IDS[pending],
+                "slot": None if self.pending_slot is None else _slot_json(self.pending_slot),
+            },
+            "catalog": {CARD_IDS[c]: CATALOG[c] for c in shown},
+            "events": self.events[self.marks[seat] :],
+        }
+
+    def _boxes(self) -> list[dict[str, Any]]:
+        """Derived box summaries (cached per box; rebuilt only for boxes that changed)."""
+        if self._boxes_view is None:
+            boxes = sorted(self.layout.boxes.values(), key=lambda b: b.first)
+            self._boxes_view = [b.json or _box_json(b) for b in boxes]
+        return list(self._boxes_view)
+
+    # -- scoring -----------------------------------------------------------------------
+    def result(self) -> Result:
+        """Scores by box (spec §7); valid at any time, final once the game is over."""
+        scores = [0] * self.players
+        penalties = [0] * self.players
+        parts: list[dict[str, Any]] = []
+        for box in sorted(self.layout.boxes.values(), key=lambda b: b.first):
+            winners = box_winners(box.cats, self.options["tie_rule"])
+            if not winners:
+                continue
+            value = box_value(box)
+            for seat in winners:
+                scores[seat] += value
+                penalties[seat] += box.spray
+            parts.append(
+                {
+                    "slot": _slot_json(box.first),
+                    "value": value,
+                    "spray": box.spray,
+                    "to": winners,
+                }
+            )
+        ranks = final_ranks(scores, penalties)
+        detail = {
+            "penalties": penalties,
+            "boxes_scored": parts,
+            "end": "hands_empty" if self.phase == OVER else "in_progress",
+        }
+        return Result([float(s) for s in scores], ranks, detail)
+
+    # -- copies and hidden information -------------------------------------------------
+    def clone(self) -> IfItFitsState:
+        twin = object.__new__(IfItFitsState)
+        twin.__dict__.update(self.__dict__)
+        twin.history = self.history[:]
+        twin.options = dict(self.options)
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        twin.layout = self.layout.copy()
+        for name in ("slot_card", "entry_at", "awake", "seam_princess", "cat_place"):
+            setattr(twin, name, dict(getattr(self, name)))
+        for name in ("entries", "deck", "removed", "discard", "seams", "events", "marks"):
+            setattr(twin, name, getattr(self, name)[:])
+        twin.supply = [s[:] for s in self.supply]
+        twin.hands = [h[:] for h in self.hands]
+        return twin
+
+    def determinize(self, seat: int, rng: random.Random) -> IfItFitsState:
+        """Redeal everything ``seat`` cannot see: other hands, deck order, removed cards."""
+        twin = self.clone()
+        others = [s for s in range(self.players) if s != seat]
+        pool = [*self.deck, *self.removed, *(c for s in others for c in self.hands[s])]
+        rng.shuffle(pool)
+        # short_deck removes only box cards: take the first box cards of the shuffled pool
+        removed = [c for c in pool if KINDS[c] == data.BOX][: len(self.removed)]
+        gone = set(removed)
+        rest = [c for c in pool if c not in gone]
+        twin.removed = sorted(removed)
+        for s in others:
+            size = len(self.hands[s])
+            twin.hands[s] = sorted(rest[:size])
+            rest = rest[size:]
+        twin.deck = rest
+        twin.rng = random.Random(rng.getrandbits(64))
+        twin._legal_cache = None
+        return twin
+
+    # -- text --------------------------------------------------------------------------
+    def describe(self, action: Action) -> str:
+        seat = self.current
+        kind = action.get("type")
+        where = f"({action.get('x')}, {action.get('y')})"
+        if kind == "draw_and_play":
+            return f"seat {seat} draws a card" if self.deck else f"seat {seat} plays from hand"
+        if kind == "sleeping_cat":
+            return f"seat {seat} lays a sleeping cat at {where}"
+        if kind == SELECT:
+            return f"seat {seat} chooses {action.get('card')}"
+        if kind == PLACE_BOX:
+            card = CARD_IDS[self.pending] if self.pending is not None else "a card"
+            return f"seat {seat} places {card} at {where} rot {action.get('rot')}"
+        if kind == PLACE_CAT:
+            return f"seat {seat} puts an awake cat on the seam east of {where}"
+        if kind == PRINCESS:
+            return f"seat {seat} sends {action.get('cat')} home with the Princess"
+        if kind in ("discard", "princess_discard"):
+            return f"seat {seat} discards the card"
+        if kind == "no_cat":
+            return f"seat {seat} places no cat"
+        return f"seat {seat} passes"
+
+    def render(self, seat: int | None) -> str:
+        cards = {
+            code: _picture_cell(card, self.layout.open[code])
+            for code, card in self.slot_card.items()
+        }
+        seams = {code: f"C{cat_owner(cat)}" for code, cat in self.awake.items()}
+        seams.update((code, "Pr") for code in self.seam_princess)
+        lines = [
+            draw_layout(cards, seams),
+            "game over"
+            if self.phase == OVER
+            else f"phase {self.phase}, seat {self.current} to move, deck {len(self.deck)}",
+            "cat supply: " + ", ".join(f"seat {s}: {len(c)}" for s, c in enumerate(self.supply)),
+        ]
+        for s, hand in enumerate(self.hands):
+            if seat is None or seat == s:
+                lines.append(f"seat {s} hand: {' '.join(CARD_IDS[c] for c in hand) or '-'}")
+            else:
+                lines.append(f"seat {s} hand: {len(hand)} cards")
+        if self.pending is not None:
+            lines.append(f"being played: {CARD_IDS[self.pending]}")
+        for box in self._boxes():
+            if any(box["cats"]):
+                lines.append(
+                    f"box at {box['slots'][0]}: cats {box['cats']} value {box['value']}"
+                    f"{' closed' if box['closed'] else ''}"
+                )
+        return "\n".join(lines)
+
+
+# -- pure helpers ------------------------------------------------------------------------
+
+
+def box_value(box: Box) -> int:
+    """Top toy count + 2 per special toy - 1 per spray bottle (spec §7.2)."""
+    return max(box.toys) + data.SPECIAL_TOY_VALUE * box.special - data.SPRAY_PENALTY * box.spray
+
+
+def final_ranks(scores: list[int], penalties: list[int]) -> list[int]:
+    """Higher score first; ties broken by fewer penalty (spray) points; then shared (§7.3)."""
+    return ranks_from_scores([(s, -p) for s, p in zip(scores, penalties, strict=True)])
+
+
+def box_winners(cats: list[int], tie_rule: str) -> list[int]:
+    """Seats that score a box with these cat counts (majority, ties per ``tie_rule``)."""
+    most = max(cats)
+    if most == 0:
+        return []
+    leaders = [seat for seat, count in enumerate(cats) if count == most]
+    if len(leaders) > 1 and tie_rule == "none_score":
+        return []
+    return leaders
+
+
+def _picture_cell(card: int, mask: int) -> tuple[str, str, int]:
+    """Label, second line and open mask of a layout card for :func:`draw_layout`."""
+    kind = KINDS[card]
+    if kind == data.CAT:
+        return f"zz{cat_owner(card)}", CARD_IDS[card], mask
+    if kind == data.PRINCESS:
+        return CARD_IDS[card], "", mask
+    row = data.CARDS[card]
+    letters = "".join(k * n for k, n in zip("ymfp", row.toys, strict=True))
+    return row.id, letters + "*" * row.special + "!" * row.spray, mask
+
+
+def _box_json(box: Box) -> dict[str, Any]:
+    view = {
+        "slots": [_slot_json(code) for code in sorted(box.members)],
+        "open_sides": box.open_sides,
+        "closed": box.open_sides == 0,
+        "cats": box.cats[:],
+        "toys": dict(zip(data.TOY_KINDS, box.toys, strict=True)),
+        "special": box.special,
+        "spray": box.spray,
+        "value": box_value(box),
+    }
+    box.json = view
+    return view
+
+
+class IfItFitsEngine:
+    """The engine object registered as ``if-it-fits``."""
+
+    name = "if-it-fits"
+    title = "If It Fits (Jolly Dutch)"
+    version = "1"
+    min_players = 2
+    max_players = 5
+
+    def option_specs(self) -> Mapping[str, OptionSpec]:
+        return OPTION_SPECS
+
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> IfItFitsState:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"if-it-fits needs 2 to 5 players, got {players}")
+        resolved = resolve_options(self.option_specs(), options)
+        return IfItFitsState(players, seed, resolved)
