@@ -55,7 +55,12 @@ def main() -> None:
     help="Results folder (default: results/<league name>).",
 )
 @click.option("--fresh", is_flag=True, help="Discard games already stored in the folder.")
-def run(config: str, jobs: int | None, out: str | None, fresh: bool) -> None:
+@click.option(
+    "--transcripts",
+    is_flag=True,
+    help="Record every line each seat sent and got (for arena replay-seat).",
+)
+def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts: bool) -> None:
     """Run (or resume) the league in CONFIG and print its standings.
 
     \b
@@ -78,7 +83,15 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool) -> None:
 
         feed = SprtFeed(league, echo=lambda line: click.echo(line, err=True))
     outcome = trio.run(
-        lambda: run_league(league, folder, jobs=jobs, fresh=fresh, progress=progress, feed=feed)
+        lambda: run_league(
+            league,
+            folder,
+            jobs=jobs,
+            fresh=fresh,
+            progress=progress,
+            feed=feed,
+            transcripts=transcripts,
+        )
     )
     if outcome.interrupted:
         progress.finish()
@@ -315,3 +328,101 @@ def replay(folder: str, game_id: str) -> None:
         f"{game_id}: reproduces the stored result "
         f"(scores {records[0]['scores']}, ranks {records[0]['ranks']})"
     )
+
+
+@main.command(name="replay-seat")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("game_id")
+@click.argument("seat", type=click.IntRange(0))
+@click.option("--bot", "command", required=True, metavar="CMD", help="The bot to feed.")
+def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> None:
+    """Feed the messages SEAT got in GAME_ID to a bot and compare its answers.
+
+    The league must have been run with --transcripts. Exit status 0 when every answer
+    equals the recorded one, 1 otherwise: reproduce a crash or an illegal move at home.
+
+    \b
+    Example:
+      arena replay-seat results/demo t0-b0-r1 1 --bot 'python mybot.py'
+    """
+    import trio
+
+    from arena.config import BotSpec, parse_command
+    from arena.replay import read_transcript, replay_seat
+    from arena.store import TRANSCRIPTS
+
+    path = Path(folder) / TRANSCRIPTS / game_id / f"seat{seat}.jsonl"
+    transcript = read_transcript(path)
+    bot = BotSpec("replayed", parse_command(command))
+    same = trio.run(lambda: replay_seat(transcript, bot, click.echo))
+    sys.exit(0 if same else 1)
+
+
+@main.command(name="check-bot")
+@click.argument("command", metavar="CMD")
+@click.option("--engine", required=True, help="The engine to check the bot on.")
+@click.option(
+    "--players",
+    type=click.IntRange(1),
+    default=None,
+    help="Seats per game (default: 2, or the engine's only size).",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1, 100),
+    default=2,
+    show_default=True,
+    help="Games with the bot in each seat.",
+)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--bank-ms", type=click.IntRange(0), default=10_000, show_default=True)
+@click.option("--startup-ms", type=click.IntRange(1), default=10_000, show_default=True)
+def check_bot_command(
+    command: str,
+    engine: str,
+    players: int | None,
+    games: int,
+    seed: int,
+    move_ms: int,
+    bank_ms: int,
+    startup_ms: int,
+) -> None:
+    """Check that the bot CMD speaks the protocol and plays ENGINE cleanly.
+
+    Plays GAMES games with the bot in every seat against the random bot and reports every
+    problem in plain words. Exit status 0 when compliant, 1 otherwise.
+
+    \b
+    Example:
+      arena check-bot 'python mybot.py' --engine space-five
+    """
+    import trio
+
+    import engines as registry
+    from arena.checkbot import check_bot
+    from arena.config import Limits, parse_command
+
+    try:
+        game_engine = registry.get(engine)
+    except registry.UnknownEngine as exc:
+        raise ConfigError(str(exc)) from None
+    seats = players or min(max(2, game_engine.min_players), game_engine.max_players)
+    if not game_engine.min_players <= seats <= game_engine.max_players:
+        raise ConfigError(
+            f"{engine} takes {game_engine.min_players}..{game_engine.max_players} players"
+        )
+    parse_command(command)  # a missing program is a usage error, not a failed check
+    limits = Limits(move_ms=move_ms, bank_ms=bank_ms, startup_ms=startup_ms)
+    report = trio.run(
+        lambda: check_bot(
+            command,
+            engine,
+            players=seats,
+            games_per_seat=games,
+            seed=seed,
+            limits=limits,
+            say=click.echo,
+        )
+    )
+    sys.exit(0 if report.compliant else 1)

@@ -1,12 +1,22 @@
-"""Re-simulate a stored game from its seed and moves and compare the outcome."""
+"""Re-simulate a stored game from its seed and moves; replay a recorded seat into a bot."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
+import trio
+
 import engines
+from arena import protocol
+from arena.botproc import BotProcess, StderrLog, host_bot
+from arena.config import BotSpec
+from arena.errors import BotFault, UserError
 from arena.referee import forfeit_ranks
+from arena.watchdog import Watchdog
 from engines.base import EngineError
 
 
@@ -37,3 +47,78 @@ def replay_record(record: Mapping[str, Any]) -> list[str]:
     if ranks != list(record["ranks"]):
         problems.append(f"ranks {ranks} != stored {record['ranks']}")
     return problems
+
+
+def read_transcript(path: Path) -> list[tuple[str, str]]:
+    """The (direction, line) pairs of a stored seat transcript."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: no transcript (was the league run with --transcripts?)") from None
+    return [(entry["dir"], entry["line"]) for entry in map(json.loads, text.splitlines())]
+
+
+async def replay_seat(
+    transcript: list[tuple[str, str]],
+    bot: BotSpec,
+    say: Callable[[str], None],
+) -> bool:
+    """Feed a recorded seat's messages to ``bot``; say how each answer compares.
+
+    Returns True when the bot gave the recorded answer to every ``act``.
+    """
+    sent = [line for direction, line in transcript if direction == "to"]
+    if not sent or protocol.decode(sent[0])["type"] != "hello":
+        raise UserError("the transcript does not start with 'hello'")
+    answers = _recorded_answers(transcript)
+    same = True
+    with tempfile.TemporaryDirectory(prefix="arena-replay-") as work, Watchdog() as guard:
+        async with trio.open_nursery() as hosts:
+            log = StderrLog(None, 0)
+            outcome = await hosts.start(
+                host_bot, bot, (sent[0] + "\n").encode(), Path(work), log, guard
+            )
+            if isinstance(outcome, BotFault):
+                say(f"start-up failed: {outcome}")
+                return False
+            process: BotProcess = outcome
+            try:
+                for index, line in enumerate(sent[1:], start=1):
+                    message = protocol.decode(line)
+                    data = (line + "\n").encode()
+                    if message["type"] != "act":
+                        await process.send(data)
+                        continue
+                    limit = (message.get("time_ms", 0) + message.get("bank_ms", 0)) / 1000
+                    recorded = answers.get(index, "(no answer was recorded)")
+                    try:
+                        answer = (await process.ask(data, trio.current_time() + limit)).decode(
+                            "utf-8", "replace"
+                        )
+                    except BotFault as fault:
+                        say(
+                            f"step {message['step']}: {fault.verdict}: {fault} "
+                            f"(recorded: {recorded})"
+                        )
+                        return False
+                    verdict = "same" if answer == recorded else "DIFFERS"
+                    same = same and answer == recorded
+                    say(
+                        f"step {message['step']}: {verdict}: {answer}"
+                        + ("" if answer == recorded else f" (recorded: {recorded})")
+                    )
+            finally:
+                process.close()
+    return same
+
+
+def _recorded_answers(transcript: list[tuple[str, str]]) -> dict[int, str]:
+    """For the n-th line sent, the first line the bot wrote after it."""
+    answers: dict[int, str] = {}
+    sent_index = -1
+    for direction, line in transcript:
+        if direction == "to":
+            sent_index += 1
+        elif sent_index not in answers:
+            answers[sent_index] = line
+    return answers

@@ -1,0 +1,122 @@
+"""Tools for bot authors: check-bot, transcripts and replay-seat."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import uuid
+from pathlib import Path
+
+import pytest
+import trio
+from click.testing import CliRunner
+
+from arena.checkbot import percentile
+from arena.cli import main
+from arena.league import run_league
+from tests.conftest import processes_with
+from tests.test_league import league_text, load
+
+GREEDY = {
+    "space-five": "python -m bots.space_five_greedy",
+    "cat-yard": "python -m bots.cat_yard_greedy",
+    "good-boy": "python -m bots.good_boy_greedy",
+    "if-it-fits": "python -m bots.if_it_fits_greedy",
+    "little-everdell": "python -m bots.little_everdell_greedy",
+}
+
+
+@pytest.mark.parametrize("engine", sorted(GREEDY))
+def test_check_bot_passes_the_bundled_greedy_bots(engine: str, in_repo: Path) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    result = CliRunner().invoke(
+        main, ["check-bot", f"{GREEDY[engine]} {marker}", "--engine", engine, "--games", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "bot is compliant" in result.output
+    assert result.output.count("ok    game") == 2
+    assert "p50" in result.output and "p99" in result.output
+    assert processes_with(marker) == []
+
+
+def test_check_bot_passes_the_random_bots(in_repo: Path) -> None:
+    commands = ["python -m bots.random"]
+    if shutil.which("node"):
+        commands.append("node bots/js/random.mjs")
+    for command in commands:
+        result = CliRunner().invoke(
+            main, ["check-bot", command, "--engine", "good-boy", "--players", "3", "--games", "1"]
+        )
+        assert result.exit_code == 0, result.output
+        assert result.output.count("ok    game") == 3
+
+
+def test_check_bot_fails_a_bot_that_never_answers(tmp_path: Path) -> None:
+    script = tmp_path / "mute.py"
+    script.write_text("import sys\nfor line in sys.stdin:\n    pass\n")
+    result = CliRunner().invoke(
+        main, ["check-bot", f"python {script}", "--engine", "toy-missing", "--games", "1"]
+    )
+    assert result.exit_code == 2  # unknown engine is a usage error
+    result = CliRunner().invoke(
+        main,
+        ["check-bot", f"python {script}", "--engine", "space-five", "--startup-ms", "500"],
+    )
+    assert result.exit_code == 1
+    assert "FAIL  start-up" in result.output and "NOT compliant" in result.output
+
+
+def test_check_bot_with_a_missing_program_is_a_usage_error() -> None:
+    result = CliRunner().invoke(main, ["check-bot", "no-such-bot-xyz", "--engine", "space-five"])
+    assert result.exit_code == 2 and "command not found" in result.output
+
+
+def test_percentile_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 0.5) == 50.0
+    assert percentile(values, 0.99) == 99.0
+    assert percentile([3.0], 0.9) == 3.0
+
+
+def test_transcripts_replay_into_the_same_bot(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker, rounds=1))
+    trio.run(lambda: run_league(league, tmp_path / "out", jobs=2, transcripts=True))
+    seat_file = tmp_path / "out" / "transcripts" / "t0-b0-r0" / "seat1.jsonl"
+    entries = [json.loads(line) for line in seat_file.read_text().splitlines()]
+    assert entries[0]["dir"] == "to" and '"hello"' in entries[0]["line"]
+    assert entries[1]["dir"] == "from" and '"ready"' in entries[1]["line"]
+    assert any('"act"' in e["line"] for e in entries) and '"end"' in entries[-1]["line"]
+
+    same = CliRunner().invoke(
+        main,
+        [
+            "replay-seat",
+            str(tmp_path / "out"),
+            "t0-b0-r0",
+            "1",
+            "--bot",
+            f"python -m bots.random {marker}",
+        ],
+    )
+    assert same.exit_code == 0, same.output
+    assert "same" in same.output and "DIFFERS" not in same.output
+
+    other = tmp_path / "first.py"
+    other.write_text(
+        "from arena.sdk import run\nrun(lambda o, legal, g: len(legal) - 1, name='last')\n"
+    )
+    differs = CliRunner().invoke(
+        main, ["replay-seat", str(tmp_path / "out"), "t0-b0-r0", "1", "--bot", f"python {other}"]
+    )
+    assert differs.exit_code == 1 and "DIFFERS" in differs.output
+    assert processes_with(marker) == []
+
+
+def test_replay_seat_without_transcripts_says_so(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["replay-seat", str(tmp_path), "t0-b0-r0", "0", "--bot", "python -m bots.random"]
+    )
+    assert result.exit_code == 2 and "--transcripts" in result.output
