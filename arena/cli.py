@@ -79,7 +79,7 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
     progress = Progress(league.name)
     feed = None
     if league.mode == "sprt":
-        from arena.sprt_feed import SprtFeed
+        from arena.league import SprtFeed
 
         feed = SprtFeed(league, echo=lambda line: click.echo(line, err=True))
     outcome = trio.run(

@@ -24,6 +24,7 @@ from arena.errors import BotStartup
 from arena.referee import play_game
 from arena.schedule import GameSpec, iter_blocks
 from arena.seats import ProcessSeat, Seat
+from arena.sprt import Sprt
 from arena.store import ResultsDir, read_games
 from arena.watchdog import Watchdog
 
@@ -272,3 +273,36 @@ async def _wait_until_idle(slot: trio.Semaphore, jobs: int) -> None:
         await slot.acquire()
     for _ in range(jobs):
         slot.release()
+
+
+class SprtFeed(BlockFeed):
+    """Blocks of candidate vs opponent until the sequential test decides (``mode = sprt``).
+
+    Blocks are handed to the test in schedule order, whatever order they finish in, so the
+    decision does not depend on ``jobs``; games already in flight when it is reached are
+    still stored.
+    """
+
+    def __init__(self, config: LeagueConfig, echo: Callable[[str], None]) -> None:
+        assert config.sprt is not None, "an SPRT feed needs a [sprt] table"
+        spec = config.sprt
+        super().__init__(iter_blocks(config, spec.max_blocks), spec.max_blocks * config.players[0])
+        self.test = Sprt(spec.elo0, spec.elo1, spec.alpha, spec.beta, spec.candidate, spec.opponent)
+        self.max_blocks = spec.max_blocks
+        self._echo = echo
+        self._finished: dict[int, list[Record]] = {}
+        self._next = 0
+
+    def block_done(self, games: list[Record]) -> None:
+        self._finished[games[0]["block"]] = games
+        while self._next in self._finished and not self.stop_reason:
+            self.test.add_block(self._finished.pop(self._next))
+            self._next += 1
+            self._echo(self.test.status_line())
+            if self.test.decision:
+                self.stop_reason = f"SPRT stopped: {self.test.status_line()}"
+            elif self._next >= self.max_blocks:
+                self.stop_reason = (
+                    f"SPRT budget of {self.max_blocks} blocks used up without a decision: "
+                    f"{self.test.status_line()}"
+                )

@@ -161,3 +161,34 @@ def test_second_run_on_same_folder_is_refused(tmp_path: Path) -> None:
     assert second.returncode == 2
     assert "in use by another arena run" in err
     assert processes_with(marker) == []
+
+
+def sprt_text(marker: str, elo1: int) -> str:
+    return (
+        'name = "s"\nengine = "toy"\nmode = "sprt"\nplayers = 2\nseed = 5\n'
+        f'[sprt]\ncandidate = "nim"\nopponent = "random"\nelo0 = 0\nelo1 = {elo1}\n'
+        "max_blocks = 60\n"
+        f'[[bots]]\nname = "nim"\ncmd = "python -m tests.nim_bot {marker}"\n'
+        f'[[bots]]\nname = "random"\ncmd = "python -m bots.random {marker}"\n'
+    )
+
+
+def test_sprt_league_stops_when_the_test_decides(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    from arena.league import SprtFeed
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, sprt_text(marker, 20))
+    lines: list[str] = []
+    feed = SprtFeed(league, lines.append)
+    outcome = trio.run(lambda: run_league(league, tmp_path / "o", jobs=2, feed=feed))
+    assert feed.test.decision == "H1"
+    assert "accept H1" in outcome.stopped_early
+    assert outcome.played < 2 * 60  # stopped early
+    assert len(lines) == feed.test.blocks and "LLR" in lines[-1]
+    # resuming replays the stored blocks through the test and reaches the same decision
+    again = SprtFeed(league, lambda line: None)
+    resumed = trio.run(lambda: run_league(league, tmp_path / "o", jobs=1, feed=again))
+    assert resumed.played == 0 and again.test.blocks == feed.test.blocks
+    assert processes_with(marker) == []
