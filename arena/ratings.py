@@ -1,0 +1,636 @@
+"""Standings from stored games: Elo with bootstrap intervals and the statistics beside it.
+
+``compute_standings(records)`` turns ``games.jsonl`` records into a :class:`Standings`:
+
+* every game with ``k >= 2`` seats is a *contest* among its bots, ordered by ``ranks``;
+  solo games (``players == 1``) on the same engine, options and seed form one duplicate
+  contest among the bots that played that seed, ordered by score (``detail.score_order``);
+* Elo is the maximum-likelihood Bradley–Terry fit to the pairwise outcomes of every contest
+  (ties are draws, each pair weighted ``1 / (k - 1)``) or, with ``model="pl"``, the
+  Plackett–Luce fit to whole finishing orders; ``method="online"`` replays the contests in
+  order with a table-size-scaled K instead;
+* a weak prior keeps every rating finite: ``prior`` virtual draws per bot, spread evenly
+  over the other bots (BayesElo's idea);
+* 95% intervals and the likelihood-of-superiority matrix come from a bootstrap that resamples
+  whole units (rotation blocks; seeds for solo games) with a fixed seed.
+
+``docs/ratings.md`` explains every number. The SPRT lives in :mod:`arena.sprt`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from arena.bootstrap import percentile_interval, resample_counts, superiority
+from arena.errors import VERDICTS, ConfigError
+from arena.mle import ELO_PER_NAT, FloatArray, IntArray, PlackettLuce, fit_bt, sum_by
+from arena.sprt import Sprt
+
+__all__ = [
+    "BASE_RATING",
+    "CONFIDENCE",
+    "DEFAULT_PRIOR",
+    "METHODS",
+    "MODELS",
+    "ONLINE_K",
+    "BotStanding",
+    "HeadToHead",
+    "SeatStat",
+    "Sprt",
+    "Standings",
+    "compute_standings",
+]
+
+BASE_RATING = 1500.0
+"""Pool mean, and the default rating of an ``--anchor BOT`` given without ``=RATING``."""
+DEFAULT_PRIOR = 2.0
+"""Virtual draws per bot (spread over the other bots) that keep all-win/all-loss finite."""
+ONLINE_K = 32.0
+"""K of the online method for a two-seat game; a k-seat game uses ``K / (k - 1)`` per pair."""
+CONFIDENCE = 0.95
+MODELS = ("bt", "pl")
+METHODS = ("ml", "online")
+
+
+@dataclass(frozen=True)
+class BotStanding:
+    """One line of the standings. Percentages are 0-100; ``elo_low``/``elo_high`` are None
+    when there were no bootstrap resamples (``bootstrap=0`` or ``method="online"``)."""
+
+    rank: int
+    bot: str
+    elo: float
+    elo_low: float | None
+    elo_high: float | None
+    games: int
+    score_pct: float
+    wins: int
+    win_pct: float
+    mean_place: float
+    place_se: float
+    verdicts: dict[str, int]
+    forfeits: int
+    decisions: int
+    think_ms: float
+    """Mean think time per decision, milliseconds."""
+
+    @property
+    def plus_minus(self) -> float | None:
+        """Half the width of the interval (it need not be symmetric around ``elo``)."""
+        if self.elo_low is None or self.elo_high is None:
+            return None
+        return (self.elo_high - self.elo_low) / 2.0
+
+    @property
+    def faults(self) -> int:
+        return sum(self.verdicts.values())
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """How ``bot`` did against one opponent in the games where both sat."""
+
+    score_pct: float
+    games: int
+
+
+@dataclass(frozen=True)
+class SeatStat:
+    """Results by seat (1 = first player) for one engine and table size."""
+
+    engine: str
+    players: int
+    seat: int
+    games: int
+    mean_score: float
+    win_pct: float
+
+
+@dataclass(frozen=True)
+class Standings:
+    rows: tuple[BotStanding, ...]
+    crosstable: dict[str, dict[str, HeadToHead]]
+    seats: tuple[SeatStat, ...]
+    los: dict[str, dict[str, float]]
+    """``los[a][b]``: share of bootstrap resamples rating ``a`` above ``b``; empty without
+    resamples."""
+    model: str
+    method: str
+    anchor: str | None
+    """The anchored bot, or None for the pool mean."""
+    anchor_rating: float
+    bootstrap: int
+    seed: int
+    prior: float
+    games: int
+    units: int
+    """Resampling units: rotation blocks, plus one per seed of solo games."""
+    confidence: float = CONFIDENCE
+    notes: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """A TOML-ready dict (no None, no NaN): ``tomli_w.dumps(standings.to_dict())``."""
+        out: dict[str, Any] = {"model": self.model, "method": self.method}
+        if self.anchor is not None:  # absent: anchored at the pool mean
+            out["anchor"] = self.anchor
+        out.update(
+            anchor_rating=self.anchor_rating,
+            bootstrap=self.bootstrap,
+            seed=self.seed,
+            prior=self.prior,
+            confidence=self.confidence,
+            games=self.games,
+            units=self.units,
+        )
+        if self.notes:
+            out["notes"] = list(self.notes)
+        out["bots"] = [_row_dict(row) for row in self.rows]
+        out["crosstable"] = {
+            bot: {opp: {"score_pct": h.score_pct, "games": h.games} for opp, h in cells.items()}
+            for bot, cells in self.crosstable.items()
+        }
+        out["los"] = self.los
+        out["seats"] = [
+            {
+                "engine": s.engine,
+                "players": s.players,
+                "seat": s.seat,
+                "games": s.games,
+                "mean_score": s.mean_score,
+                "win_pct": s.win_pct,
+            }
+            for s in self.seats
+        ]
+        return out
+
+
+def _row_dict(row: BotStanding) -> dict[str, Any]:
+    out: dict[str, Any] = {"rank": row.rank, "bot": row.bot, "elo": row.elo}
+    if row.elo_low is not None and row.elo_high is not None:
+        out["elo_low"] = row.elo_low
+        out["elo_high"] = row.elo_high
+    out.update(
+        games=row.games,
+        score_pct=row.score_pct,
+        wins=row.wins,
+        win_pct=row.win_pct,
+        mean_place=row.mean_place,
+        place_se=row.place_se,
+        verdicts=dict(row.verdicts),
+        forfeits=row.forfeits,
+        decisions=row.decisions,
+        think_ms=row.think_ms,
+    )
+    return out
+
+
+# --------------------------------------------------------------------------- reading records
+
+
+@dataclass
+class _Contests:
+    """Every contest with ``k`` entrants: bot indices and ranks ``(m, k)``, unit and order."""
+
+    bots: list[list[int]] = field(default_factory=list)
+    ranks: list[list[int]] = field(default_factory=list)
+    units: list[int] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _Parsed:
+    names: list[str]
+    played: FloatArray
+    """Per bot: games (seats taken), forfeits, decisions, think time (ms) — rows in this order."""
+    verdicts: list[dict[str, int]]
+    contests: dict[int, _Contests]
+    seats: tuple[SeatStat, ...]
+    units: int
+    games: int
+
+
+def _solo_ranks(entries: list[tuple[int, float, bool]], low: bool) -> list[int]:
+    """Competition ranks (1 = best, ties share) of duplicate solo results; forfeits last."""
+    values = [-math.inf if forfeit else (-score if low else score) for _, score, forfeit in entries]
+    return [1 + sum(other > v for other in values) for v in values]
+
+
+def _parse(records: Iterable[Mapping[str, Any]]) -> _Parsed:
+    index: dict[str, int] = {}
+    verdict_counts: list[dict[str, int]] = []
+    seat_bot: list[int] = []
+    seat_values: list[list[float]] = [[], [], []]  # forfeit, decisions, think_ms per seat
+    contests: dict[int, _Contests] = defaultdict(_Contests)
+    by_table: dict[tuple[str, int], list[tuple[list[float], list[int]]]] = defaultdict(list)
+    units: dict[Hashable, int] = {}
+    solo: dict[Hashable, tuple[int, bool, list[tuple[int, float, bool]]]] = {}
+    games = 0
+
+    def bot_of(name: str) -> int:
+        if name not in index:
+            index[name] = len(index)
+            verdict_counts.append(dict.fromkeys(VERDICTS, 0))
+        return index[name]
+
+    def unit_of(key: Hashable) -> int:
+        return units.setdefault(key, len(units))
+
+    for order, rec in enumerate(records):
+        games += 1
+        bots = [bot_of(str(name)) for name in rec["seating"]]
+        k = len(bots)
+        scores = [float(s) for s in rec.get("scores") or [0.0] * k]
+        forfeit = list(rec.get("forfeit") or [False] * k)
+        verdicts = rec.get("verdicts") or [{}] * k
+        decisions = rec.get("decisions") or [0] * k
+        think = rec.get("think_ms") or [0.0] * k
+        seat_bot.extend(bots)
+        for column, values in zip(seat_values, (forfeit, decisions, think), strict=True):
+            column.extend(values)
+        for b, faults in zip(bots, verdicts, strict=True):
+            for verdict, count in faults.items() if faults else ():
+                verdict_counts[b][verdict] = verdict_counts[b].get(verdict, 0) + int(count)
+        engine = str(rec.get("engine", "?"))
+        if k == 1:
+            key: Hashable = (
+                engine,
+                json.dumps(rec.get("options", {}), sort_keys=True),
+                rec.get("seed"),
+            )
+            low = (rec.get("detail") or {}).get("score_order") == "low"
+            solo.setdefault(key, (order, low, []))[2].append((bots[0], scores[0], forfeit[0]))
+            continue
+        ranks = [int(r) for r in rec["ranks"]]
+        if rec.get("table") is not None and rec.get("block") is not None:
+            unit = unit_of((rec.get("league"), engine, rec["table"], rec["block"]))
+        else:  # no block information: the game is its own unit
+            unit = unit_of(("game", rec.get("id", order)))
+        group = contests[k]
+        group.bots.append(bots)
+        group.ranks.append(ranks)
+        group.units.append(unit)
+        group.order.append(order)
+        by_table[(engine, k)].append((scores, ranks))
+    for key, (order, low, entries) in solo.items():
+        group = contests[len(entries)]
+        group.bots.append([b for b, _, _ in entries])
+        group.ranks.append(_solo_ranks(entries, low))
+        group.units.append(unit_of(("solo", key)))
+        group.order.append(order)
+    bot_array = np.array(seat_bot, dtype=np.int64)
+    played = np.stack(
+        [sum_by(bot_array, np.ones(len(seat_bot)), len(index))]
+        + [sum_by(bot_array, np.array(v, dtype=np.float64), len(index)) for v in seat_values]
+    )
+    return _Parsed(
+        list(index),
+        played,
+        verdict_counts,
+        dict(contests),
+        _seat_stats(by_table),
+        len(units),
+        games,
+    )
+
+
+def _seat_stats(
+    by_table: Mapping[tuple[str, int], list[tuple[list[float], list[int]]]],
+) -> tuple[SeatStat, ...]:
+    out: list[SeatStat] = []
+    for (engine, k), results in sorted(by_table.items()):
+        scores = np.array([s for s, _ in results], dtype=np.float64)
+        firsts = np.array([r for _, r in results]) == 1
+        for seat in range(k):
+            win_pct = 100.0 * float(firsts[:, seat].mean())
+            out.append(
+                SeatStat(engine, k, seat + 1, len(results), float(scores[:, seat].mean()), win_pct)
+            )
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- pairwise data
+
+
+@dataclass
+class _Pairs:
+    """Pairwise outcomes of every contest: ``a`` scored ``score`` (1, 0.5, 0) against ``b``."""
+
+    a: IntArray
+    b: IntArray
+    score: FloatArray
+    weight: FloatArray
+    unit: IntArray
+    order: IntArray
+
+
+def _pairs(contests: Mapping[int, _Contests]) -> _Pairs:
+    parts: list[tuple[IntArray, ...]] = []
+    fparts: list[tuple[FloatArray, FloatArray]] = []
+    for k, group in contests.items():
+        if k < 2:
+            continue
+        bots = np.array(group.bots, dtype=np.int64)
+        ranks = np.array(group.ranks, dtype=np.int64)
+        units = np.array(group.units, dtype=np.int64)
+        order = np.array(group.order, dtype=np.int64)
+        for i, j in itertools.combinations(range(k), 2):
+            keep = bots[:, i] != bots[:, j]  # a bot in two seats does not play itself
+            ri, rj = ranks[keep, i], ranks[keep, j]
+            score = (ri < rj) + 0.5 * (ri == rj)
+            parts.append((bots[keep, i], bots[keep, j], units[keep], order[keep]))
+            fparts.append((score, np.full(len(score), 1.0 / (k - 1))))
+    if not parts:
+        empty_i, empty_f = np.zeros(0, np.int64), np.zeros(0)
+        return _Pairs(empty_i, empty_i, empty_f, empty_f, empty_i, empty_i)
+    a, b, unit, order = (np.concatenate(col) for col in zip(*parts, strict=True))
+    score, weight = (np.concatenate(col) for col in zip(*fparts, strict=True))
+    return _Pairs(a, b, score, weight, unit, order)
+
+
+def _matrix(n: int, a: IntArray, b: IntArray, forward: FloatArray, back: FloatArray) -> FloatArray:
+    """``m[a, b] += forward`` and ``m[b, a] += back`` for every pair."""
+    return (sum_by(a * n + b, forward, n * n) + sum_by(b * n + a, back, n * n)).reshape(n, n)
+
+
+def _prior_wins(n: int, prior: float) -> FloatArray:
+    """Virtual draws: ``prior`` per bot, spread evenly over the ``n - 1`` others."""
+    if n < 2:
+        return np.zeros((n, n))
+    wins = np.full((n, n), 0.5 * prior / (n - 1))
+    np.fill_diagonal(wins, 0.0)
+    return wins
+
+
+# --------------------------------------------------------------------------- fits
+
+
+def _fit_bt(
+    n: int, pairs: _Pairs, prior: FloatArray, units: int, resamples: int, seed: int
+) -> tuple[FloatArray, FloatArray]:
+    """Full-data BT strengths and one row of strengths per bootstrap resample."""
+    won = pairs.weight * pairs.score
+    lost = pairs.weight * (1.0 - pairs.score)
+    theta = fit_bt(_matrix(n, pairs.a, pairs.b, won, lost) + prior)
+    # one entry per (unit, ordered pair): a resample is a count-weighted sum of them
+    keys = np.concatenate(
+        [(pairs.unit * n + pairs.a) * n + pairs.b, (pairs.unit * n + pairs.b) * n + pairs.a]
+    )
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    value = sum_by(inverse.reshape(-1), np.concatenate([won, lost]), len(uniq))
+    entry_unit, entry_pair = uniq // (n * n), uniq % (n * n)
+    samples: list[FloatArray] = []
+    for counts in resample_counts(np.random.default_rng(seed), units, resamples):
+        wins = np.stack([sum_by(entry_pair, row[entry_unit] * value, n * n) for row in counts])
+        samples.append(fit_bt(wins.reshape(-1, n, n) + prior, start=theta))
+    return theta, _stack(samples, n)
+
+
+def _pl_stages(contests: Mapping[int, _Contests], n: int) -> tuple[IntArray, FloatArray, IntArray]:
+    """Choice stages of every finishing order (see :class:`arena.mle.PlackettLuce`).
+
+    Tied bots are expanded into every order among them, each weighted equally (a two-bot
+    tie is half a win each way, as in the Bradley–Terry model).
+    """
+    width = max((k for k in contests if k >= 2), default=2)
+    members: list[list[int]] = []
+    weights: list[float] = []
+    units: list[int] = []
+    for k, group in contests.items():
+        if k < 2:
+            continue
+        for bots, ranks, unit in zip(group.bots, group.ranks, group.units, strict=True):
+            tiers: dict[int, list[int]] = defaultdict(list)
+            for b, r in zip(bots, ranks, strict=True):
+                tiers[r].append(b)
+            orders = [
+                list(itertools.chain.from_iterable(parts))
+                for parts in itertools.product(
+                    *(itertools.permutations(tiers[r]) for r in sorted(tiers))
+                )
+            ]
+            for finish in orders:
+                for s in range(k - 1):
+                    members.append(finish[s:] + [n] * (width - k + s))
+                    weights.append(1.0 / len(orders))
+                    units.append(unit)
+    return (
+        np.array(members, dtype=np.int64).reshape(-1, width),
+        np.array(weights),
+        np.array(units, dtype=np.int64),
+    )
+
+
+def _fit_pl(
+    n: int,
+    contests: Mapping[int, _Contests],
+    prior: FloatArray,
+    units: int,
+    resamples: int,
+    seed: int,
+) -> tuple[FloatArray, FloatArray]:
+    members, weights, stage_unit = _pl_stages(contests, n)
+    model = PlackettLuce(n, members)
+    theta = model.fit(model.type_weights(weights), prior)
+    samples = [
+        model.fit(model.type_weights(weights * row[stage_unit]), prior, start=theta)
+        for counts in resample_counts(np.random.default_rng(seed), units, resamples)
+        for row in counts
+    ]
+    return theta, _stack(samples, n)
+
+
+def _stack(samples: list[FloatArray], n: int) -> FloatArray:
+    return np.vstack(samples) if samples else np.zeros((0, n))
+
+
+def _online(n: int, pairs: _Pairs) -> FloatArray:
+    """Elo updated contest by contest in game order; each seat moves by
+    ``K / (k - 1) * sum(actual - expected)`` over its opponents, from ratings before the game."""
+    ratings = np.full(n, BASE_RATING)
+    by_contest: dict[int, list[int]] = defaultdict(list)
+    for i, order in enumerate(pairs.order.tolist()):
+        by_contest[order].append(i)
+    a, b = pairs.a.tolist(), pairs.b.tolist()
+    score, weight = pairs.score.tolist(), pairs.weight.tolist()
+    for order in sorted(by_contest):
+        delta: dict[int, float] = defaultdict(float)
+        for i in by_contest[order]:
+            expected = 1.0 / (1.0 + 10.0 ** ((ratings[b[i]] - ratings[a[i]]) / 400.0))
+            change = ONLINE_K * weight[i] * (score[i] - expected)
+            delta[a[i]] += change
+            delta[b[i]] -= change
+        for bot, change in delta.items():
+            ratings[bot] += change
+    return ratings / ELO_PER_NAT  # back to natural units, anchored like the ML fits
+
+
+# --------------------------------------------------------------------------- assembling
+
+
+def _anchor(anchor: str | None, names: list[str]) -> tuple[int | None, float]:
+    """``None`` -> pool mean; ``"BOT"`` -> BOT at 1500; ``"BOT=RATING"``."""
+    if anchor is None:
+        return None, BASE_RATING
+    bot, rating = anchor, BASE_RATING
+    name, sep, value = anchor.rpartition("=")
+    if sep:
+        try:
+            rating = float(value)
+        except ValueError:
+            pass  # the '=' belongs to the bot's name
+        else:
+            bot = name
+    if not math.isfinite(rating):
+        raise ConfigError(f"anchor {anchor!r}: the rating must be a finite number")
+    if bot not in names:
+        known = ", ".join(sorted(names)) or "none"
+        raise ConfigError(f"anchor bot {bot!r} did not play in these games (bots: {known})")
+    return names.index(bot), rating
+
+
+def _to_elo(theta: FloatArray, anchor: int | None, rating: float) -> FloatArray:
+    if theta.shape[-1] == 0:
+        return theta
+    ref = theta.mean(axis=-1, keepdims=True) if anchor is None else theta[..., anchor : anchor + 1]
+    return rating + ELO_PER_NAT * (theta - ref)
+
+
+def _pct(part: float, rest: float) -> float:
+    """``part`` as a percentage of ``part + rest`` (0 when both are 0)."""
+    total = part + rest
+    return 100.0 * part / total if total else 0.0
+
+
+def compute_standings(
+    records: Iterable[Mapping[str, Any]],
+    *,
+    model: str = "bt",
+    method: str = "ml",
+    anchor: str | None = None,
+    bootstrap: int = 1000,
+    seed: int = 0,
+    prior: float = DEFAULT_PRIOR,
+) -> Standings:
+    """Standings of every bot in ``records`` (``games.jsonl`` objects, in game order).
+
+    ``model``: ``"bt"`` (pairwise Bradley–Terry) or ``"pl"`` (Plackett–Luce orders);
+    ``method``: ``"ml"`` (maximum likelihood) or ``"online"`` (sequential Elo, no intervals);
+    ``anchor``: None (pool mean 1500), ``"BOT"`` (BOT = 1500) or ``"BOT=RATING"``;
+    ``bootstrap``: resamples for the intervals and LOS (0 = none); ``seed``: their RNG seed;
+    ``prior``: virtual draws per bot (0 = pure maximum likelihood, which is infinite for a bot
+    that won or lost everything).
+    """
+    if model not in MODELS:
+        raise ConfigError(f"unknown rating model {model!r}: use one of {', '.join(MODELS)}")
+    if method not in METHODS:
+        raise ConfigError(f"unknown rating method {method!r}: use one of {', '.join(METHODS)}")
+    if method == "online" and model != "bt":
+        raise ConfigError("the online method updates pairwise (bt); use --model bt with it")
+    if bootstrap < 0:
+        raise ConfigError(f"bootstrap must be >= 0, got {bootstrap}")
+    if not prior >= 0:
+        raise ConfigError(f"prior must be >= 0 virtual draws, got {prior}")
+
+    data = _parse(records)
+    names, n = data.names, len(data.names)
+    anchor_bot, anchor_rating = _anchor(anchor, names)
+    pairs = _pairs(data.contests)
+    prior_wins = _prior_wins(n, prior)
+    resamples = bootstrap if method == "ml" and n > 0 else 0
+    notes: list[str] = []
+    if method == "online":
+        theta, samples = _online(n, pairs), np.zeros((0, n))
+        notes.append("online Elo depends on game order and has no intervals")
+    elif model == "pl":
+        theta, samples = _fit_pl(n, data.contests, prior_wins, data.units, resamples, seed)
+    else:
+        theta, samples = _fit_bt(n, pairs, prior_wins, data.units, resamples, seed)
+    elo = _to_elo(theta, anchor_bot, anchor_rating)
+    low: list[float] | None = None
+    high: list[float] | None = None
+    los: dict[str, dict[str, float]] = {}
+    if len(samples):
+        elo_samples = _to_elo(samples, anchor_bot, anchor_rating)
+        lo, hi = percentile_interval(elo_samples, CONFIDENCE)
+        low, high = lo.tolist(), hi.tolist()
+        los_matrix = superiority(elo_samples)
+        los = {
+            names[i]: {names[j]: float(los_matrix[i, j]) for j in range(n) if j != i}
+            for i in range(n)
+        }
+
+    # beside the Elo: pairwise score, crosstable, wins and places
+    weighted = _matrix(
+        n, pairs.a, pairs.b, pairs.weight * pairs.score, pairs.weight * (1 - pairs.score)
+    )
+    points = _matrix(n, pairs.a, pairs.b, pairs.score, 1.0 - pairs.score)
+    ones = np.ones(len(pairs.a))
+    meetings = _matrix(n, pairs.a, pairs.b, ones, ones)
+    # a solo seed that only one bot played compares nothing: no win, no place
+    compared = [g for k, g in data.contests.items() if k >= 2]
+    seat_bots = np.array([b for g in compared for row in g.bots for b in row], np.int64)
+    seat_ranks = np.array([r for g in compared for row in g.ranks for r in row], np.float64)
+    entries = sum_by(seat_bots, np.ones(len(seat_bots)), n)
+    wins = sum_by(seat_bots, (seat_ranks == 1).astype(np.float64), n)
+    place_sum = sum_by(seat_bots, seat_ranks, n)
+    place_sq = sum_by(seat_bots, seat_ranks**2, n)
+
+    rows: list[BotStanding] = []
+    for rank, i in enumerate(sorted(range(n), key=lambda i: (-elo[i], names[i])), start=1):
+        games, forfeits, decisions, think = data.played[:, i]
+        count = int(entries[i])
+        mean_place = place_sum[i] / count if count else 0.0
+        var = (place_sq[i] / count - mean_place**2) * count / (count - 1) if count > 1 else 0.0
+        rows.append(
+            BotStanding(
+                rank=rank,
+                bot=names[i],
+                elo=float(elo[i]),
+                elo_low=low[i] if low is not None else None,
+                elo_high=high[i] if high is not None else None,
+                games=int(games),
+                score_pct=_pct(float(weighted[i].sum()), float(weighted[:, i].sum())),
+                wins=int(wins[i]),
+                win_pct=_pct(float(wins[i]), count - float(wins[i])),
+                mean_place=float(mean_place),
+                place_se=math.sqrt(max(float(var), 0.0) / count) if count else 0.0,
+                verdicts=data.verdicts[i],
+                forfeits=int(forfeits),
+                decisions=int(decisions),
+                think_ms=float(think / decisions) if decisions else 0.0,
+            )
+        )
+    crosstable = {
+        names[i]: {
+            names[j]: HeadToHead(
+                _pct(float(points[i, j]), float(points[j, i])), int(meetings[i, j])
+            )
+            for j in range(n)
+            if meetings[i, j]
+        }
+        for i in range(n)
+    }
+    return Standings(
+        rows=tuple(rows),
+        crosstable=crosstable,
+        seats=data.seats,
+        los=los,
+        model=model,
+        method=method,
+        anchor=names[anchor_bot] if anchor_bot is not None else None,
+        anchor_rating=anchor_rating,
+        bootstrap=len(samples),
+        seed=seed,
+        prior=prior,
+        games=data.games,
+        units=data.units,
+        notes=tuple(notes),
+    )
