@@ -33,6 +33,11 @@ def expected_score(elo: float) -> float:
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
 
+def _score_to_elo(score: float) -> float:
+    score = min(max(score, 1e-3), 1.0 - 1e-3)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
 class Sprt:
     """Feed it rotation blocks with :meth:`add_block`; stop when :attr:`decision` is set."""
 
@@ -120,12 +125,13 @@ class Sprt:
         return None
 
     def elo_estimate(self) -> tuple[float, float]:
-        """Elo difference implied by the mean block score, and its 95% half-width."""
+        """Elo difference implied by the mean block score, and the half-width of its 95%
+        interval (the score interval mapped through the logistic, scores clamped to
+        [0.001, 0.999] so a perfect record reads as about 1200 Elo, not infinity)."""
         mean, var = self._moments()
-        mean = min(max(mean, 1e-6), 1.0 - 1e-6)
-        elo = -400.0 * math.log10(1.0 / mean - 1.0)
-        slope = 400.0 / (math.log(10.0) * mean * (1.0 - mean))
-        return elo, 1.96 * slope * math.sqrt(var / max(self.blocks, 1))
+        half = 1.96 * math.sqrt(var / max(self.blocks, 1))
+        low, high = _score_to_elo(mean - half), _score_to_elo(mean + half)
+        return _score_to_elo(mean), (high - low) / 2
 
     def status_line(self) -> str:
         """One progress line: games, LLR within its bounds, Elo estimate, decision."""
