@@ -77,17 +77,16 @@ class StderrLog:
     def write(self, chunk: bytes | bytearray) -> None:
         if self.path is None:
             return
-        room = self.cap - self.written
-        if room <= 0:
-            self.dropped += len(chunk)
-            return
-        kept = chunk[:room]
-        with self.path.open("ab") as handle:
-            handle.write(kept)
-            if len(kept) < len(chunk):
-                handle.write(b"\n[arena: stderr cap reached; further output dropped]\n")
+        kept = chunk[: max(0, self.cap - self.written)]
+        overflow = len(chunk) - len(kept)
+        first_overflow = overflow > 0 and self.dropped == 0
+        if kept or first_overflow:
+            with self.path.open("ab") as handle:
+                handle.write(kept)
+                if first_overflow:  # said once, even when a chunk ends exactly at the cap
+                    handle.write(b"\n[arena: stderr cap reached; further output dropped]\n")
         self.written += len(kept)
-        self.dropped += len(chunk) - len(kept)
+        self.dropped += overflow
 
 
 def _resource_limits(limits: Limits) -> list[tuple[int, int]]:
@@ -154,7 +153,7 @@ def _sandboxed(argv: list[str], workdir: Path) -> list[str]:
     ]  # fmt: skip
 
 
-@dataclass
+@dataclass(eq=False)  # identity: processes live in sets
 class BotProcess:
     """A running, handshaken bot process."""
 
@@ -236,12 +235,34 @@ async def _shutdown(process: trio.Process, bye_ms: int, polite: bool) -> None:
         await process.wait()
 
 
+async def _startup_problem(process: trio.Process, fault: BotFault, limits: Limits) -> str:
+    """A plain sentence for a failed handshake, naming the exit status when it exited."""
+    if isinstance(fault, BotCrash):
+        with trio.move_on_after(0.5):  # its output closed: the exit status follows shortly
+            await process.wait()
+        if process.returncode is not None:
+            return f"exited before answering 'hello' ({_exit_status(process.returncode)})"
+    if isinstance(fault, BotTimeout):
+        return f"no 'ready' within startup_ms = {limits.startup_ms} ms"
+    return f"no valid 'ready' ({fault.verdict}: {fault})"
+
+
+def _exit_status(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
 async def host_bot(
     spec: BotSpec,
     hello: bytes,
     workdir: Path,
     log: StderrLog,
     guard: Watchdog | None = None,
+    live: set[BotProcess] | None = None,
     *,
     task_status: trio.TaskStatus[BotProcess | BotFault] = trio.TASK_STATUS_IGNORED,
 ) -> None:
@@ -282,16 +303,22 @@ async def host_bot(
                 bot.hello_lines = (hello, line)
             except BotFault as fault:
                 polite = False
-                startup = BotStartup(f"no valid 'ready' ({fault.verdict}: {fault})")
+                startup = BotStartup(await _startup_problem(process, fault, limits))
                 task_status.started(startup)
                 nursery.cancel_scope.cancel()
                 return
             bot.startup_s = time.perf_counter() - started
+            if live is not None:
+                # registered before it is handed over: a caller cancelled in the hand-over
+                # cannot lose it, and BotPool.close_all still ends it
+                live.add(bot)
             task_status.started(bot)
             await bot._closed.wait()
             polite = not bot.broken
             nursery.cancel_scope.cancel()
     finally:
+        if live is not None:
+            live.discard(bot)
         await _shutdown(process, limits.bye_ms, polite)
         if guard is not None:
             guard.forget(process.pid)
@@ -316,6 +343,7 @@ class BotPool:
         self._nursery = nursery
         self._guard = guard
         self._idle: list[BotProcess] = []
+        self._live: set[BotProcess] = set()
         self._spawned = 0
         self.start_failures = 0
         self.last_failure: str = ""
@@ -327,7 +355,7 @@ class BotPool:
         self._spawned += 1
         workdir = self._workroot / f"{_safe(self.spec.name)}-{self._spawned}"
         outcome = await self._nursery.start(
-            host_bot, self.spec, self._hello, workdir, self.log, self._guard
+            host_bot, self.spec, self._hello, workdir, self.log, self._guard, self._live
         )
         if isinstance(outcome, BotFault):
             self.start_failures += 1
@@ -344,7 +372,8 @@ class BotPool:
             self._idle.append(bot)
 
     def close_all(self) -> None:
-        for bot in self._idle:
+        """End every process of this bot, idle or not: call it when no game runs any more."""
+        for bot in [*self._live, *self._idle]:
             bot.close()
         self._idle.clear()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shlex
@@ -153,10 +154,23 @@ def standings(folder: str, fmt: str, model: str, method: str, anchor: str | None
 
 def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: Any) -> None:
     from arena import report, store
+    from arena.league import DISQUALIFIED
     from arena.ratings import compute_standings
 
     store.read_league(folder)  # a clear error for a folder that is not a league's
-    table = compute_standings(store.read_games(folder), **kwargs)
+    records = store.read_games(folder)
+    table = compute_standings(records, **kwargs)
+    disqualified = sorted(
+        {
+            bot
+            for record in records
+            for bot, notes in zip(record["seating"], record["notes"], strict=True)
+            if any(DISQUALIFIED in note for note in notes)
+        }
+    )
+    if disqualified:
+        notes = [f"DISQUALIFIED (failed to start): {', '.join(disqualified)}."]
+        table = dataclasses.replace(table, notes=(*table.notes, *notes))
     if write:
         store.write_standings_file(folder, table.to_dict())
     click.echo(report.render(table, fmt))

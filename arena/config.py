@@ -6,6 +6,7 @@ what would be valid. ``docs/leagues.md`` documents the schema.
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import shutil
@@ -454,7 +455,14 @@ def _sprt(reader: _Reader, names: list[str], players: tuple[int, ...]) -> SprtSp
         raise reader.fail("fillers", f"a {players[0]}-seat game needs {needed} filler bot(s)")
 
     def number(key: str, default: float) -> float:
-        return float(reader.get(key, (int, float), default))
+        raw = reader.get(key, (int, float), default)
+        try:
+            value = float(raw)
+        except OverflowError:
+            raise reader.fail(key, f"must be a finite number, got {raw}") from None
+        if not math.isfinite(value):
+            raise reader.fail(key, f"must be a finite number, got {raw}")
+        return value
 
     spec = SprtSpec(
         candidate=candidate,

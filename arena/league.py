@@ -29,6 +29,7 @@ from arena.store import ResultsDir, read_games
 from arena.watchdog import Watchdog
 
 Record = dict[str, Any]
+DISQUALIFIED = "disqualified"  # marks the forfeit note of a bot that kept failing to start
 
 
 @dataclass
@@ -246,7 +247,7 @@ class _LeagueRun:
         for name in spec.seating:
             pool = self.pools[name]
             if pool.start_failures >= self.max_start_failures:
-                fault = BotStartup(f"disqualified after {pool.start_failures} failed starts")
+                fault = BotStartup(f"{DISQUALIFIED} after {pool.start_failures} failed starts")
                 seats.append(FailedSeat(name, fault))
                 continue
             try:

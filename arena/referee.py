@@ -112,6 +112,8 @@ async def play_game(
                 clock.spend(elapsed, limits)
             except BotFault as fault:
                 clock.fault(fault, step)
+                if fault.verdict == "timeout":
+                    clock.bank_ms = 0.0  # the decision used its own time and the whole bank
                 if policy.for_verdict(fault.verdict) == "forfeit":
                     clock.forfeit = True
                 else:

@@ -1,0 +1,6 @@
+"""Hostile bot: reads its input but never answers ``hello`` (verdict: startup)."""
+
+import sys
+
+for _line in sys.stdin:
+    pass

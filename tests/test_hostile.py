@@ -1,0 +1,351 @@
+"""Hostile bots against the real stack: every misbehaviour ends in the right verdict, the
+league finishes, the other bots' games are untouched, and no process is left behind.
+
+Each test runs a tiny toy league (three bots, two seats, one block per pair: six games, four
+with the hostile bot) whose bot commands carry a unique marker, and compares the games that
+do not involve the hostile bot with a reference run in which ``hostile`` is a random bot.
+The hostile programs live in ``tests/hostile/``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from arena import config
+from arena.league import LeagueOutcome, run_league
+from arena.replay import replay_record
+from arena.store import read_games
+from tests.conftest import ROOT, processes_with
+
+HOSTILE = ROOT / "tests" / "hostile"
+# Short clocks keep the suite fast; the random bots answer in a few ms, far inside them.
+LIMITS = {
+    "move_ms": 250,
+    "bank_ms": 250,
+    "startup_ms": 2000,
+    "bye_ms": 300,
+    "max_start_failures": 2,
+}
+GAMES = 6  # 3 pairs x 2 rotations
+HOSTILE_GAMES = 4
+
+Record = dict[str, Any]
+
+
+def league_text(
+    marker: str,
+    hostile_cmd: str,
+    limits: dict[str, int] | None = None,
+    bot_limits: str = "",
+    policy: str = "",
+) -> str:
+    clock = {**LIMITS, **(limits or {})}
+    lines = [
+        'name = "hostile"',
+        'engine = "toy"',
+        "players = 2",
+        "seed = 11",
+        "[options]",
+        "pile = 9",
+        "[limits]",
+        *(f"{key} = {value}" for key, value in clock.items()),
+    ]
+    if policy:
+        lines += ["[policy]", policy]
+    lines += ["[[bots]]", 'name = "hostile"', f'cmd = "{hostile_cmd} {marker}-hostile"']
+    if bot_limits:
+        lines.append(f"limits = {{{bot_limits}}}")
+    for name in ("a", "b"):
+        lines += ["[[bots]]", f'name = "{name}"', f'cmd = "python -m bots.random {marker}-{name}"']
+    return "\n".join(lines) + "\n"
+
+
+def hostile_cmd(program: str) -> str:
+    return f"python {HOSTILE / program}.py"
+
+
+def comparable(record: Record) -> tuple[str, ...]:
+    keys = ("id", "seed", "seating", "moves", "scores", "ranks", "verdicts", "forfeit")
+    return tuple(json.dumps(record[k]) for k in keys)
+
+
+def wait_no_processes(marker: str, timeout: float = 5.0) -> list[str]:
+    """The marker's processes once they are gone, or what is still there after ``timeout``
+    (a killed process can take a moment to disappear from the process table)."""
+    deadline = time.monotonic() + timeout
+    while (left := processes_with(marker)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Record]]:
+    """The same league with a well-behaved random bot named ``hostile``: games by id."""
+    folder = tmp_path_factory.mktemp("reference")
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(ROOT)
+        patch.setitem(__import__("engines")._MODULES, "toy", "tests.toy_engine")
+        path = folder / "league.toml"
+        path.write_text(league_text(marker, "python -m bots.random"))
+        league = config.load(path)
+        trio.run(lambda: run_league(league, folder / "out", jobs=2))
+        records = read_games(folder / "out")
+        assert len(records) == GAMES
+        assert all(r["verdicts"] == [{}, {}] for r in records)
+        yield {r["id"]: r for r in records}
+
+
+class HostileRun:
+    """One hostile league's outcome, its games, and checks shared by every test."""
+
+    def __init__(self, outcome: LeagueOutcome, folder: Path, marker: str, seconds: float) -> None:
+        self.outcome = outcome
+        self.folder = folder
+        self.marker = marker
+        self.seconds = seconds
+        self.records = read_games(folder)
+
+    def hostile_seats(self) -> list[tuple[Record, int]]:
+        return [
+            (r, r["seating"].index("hostile")) for r in self.records if "hostile" in r["seating"]
+        ]
+
+    def verdicts(self) -> list[dict[str, int]]:
+        return [record["verdicts"][seat] for record, seat in self.hostile_seats()]
+
+    def check(self, reference: dict[str, Record]) -> None:
+        """The league finished, the bystanders are unaffected, nothing is left running."""
+        assert self.outcome.played == self.outcome.scheduled == GAMES
+        assert sorted(r["id"] for r in self.records) == sorted(reference)
+        for record in self.records:
+            assert replay_record(record) == [], record["id"]
+            if "hostile" in record["seating"]:
+                bystander = 1 - record["seating"].index("hostile")
+                assert record["verdicts"][bystander] == {}, record
+                assert not record["forfeit"][bystander]
+            else:
+                assert comparable(record) == comparable(reference[record["id"]])
+        assert wait_no_processes(self.marker) == []
+
+
+def run_hostile(
+    tmp_path: Path,
+    program: str,
+    limits: dict[str, int] | None = None,
+    bot_limits: str = "",
+    policy: str = "",
+    cmd: str | None = None,
+) -> HostileRun:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    path = tmp_path / "league.toml"
+    text = league_text(marker, cmd or hostile_cmd(program), limits, bot_limits, policy)
+    path.write_text(text)
+    league = config.load(path)
+    started = time.monotonic()
+    outcome = trio.run(lambda: run_league(league, tmp_path / "out", jobs=2))
+    return HostileRun(outcome, tmp_path / "out", marker, time.monotonic() - started)
+
+
+pytestmark = pytest.mark.usefixtures("toy_engine", "in_repo")
+
+
+def test_crash_at_start_is_startup_and_disqualified(
+    tmp_path: Path, reference: dict[str, Record]
+) -> None:
+    run = run_hostile(tmp_path, "crash_at_start")
+    run.check(reference)
+    for record, seat in run.hostile_seats():
+        assert record["verdicts"][seat] == {"startup": 1}
+        assert record["forfeit"][seat] and record["ranks"][seat] == 2
+    assert "hostile" in run.outcome.disqualified
+    notes = [n for record, seat in run.hostile_seats() for n in record["notes"][seat]]
+    assert any(re.search(r"disqualified after [2-4] failed starts", n) for n in notes)
+    assert "exited before answering 'hello' (exit status 3)" in notes[0]
+
+
+def test_crash_mid_game_is_crash_and_restarted(
+    tmp_path: Path, reference: dict[str, Record]
+) -> None:
+    run = run_hostile(tmp_path, "crash_mid_game")
+    run.check(reference)
+    verdicts = run.verdicts()
+    assert all(v in ({}, {"crash": 1}) for v in verdicts), verdicts
+    # One process can crash once: two crashes mean it was restarted for a later game.
+    assert verdicts.count({"crash": 1}) >= 2
+    assert run.outcome.disqualified == {}
+
+
+def test_never_answers_hello_is_startup(tmp_path: Path, reference: dict[str, Record]) -> None:
+    run = run_hostile(tmp_path, "silent_hello", limits={"startup_ms": 500})
+    run.check(reference)
+    assert run.verdicts() == [{"startup": 1}] * HOSTILE_GAMES
+    assert "hostile" in run.outcome.disqualified
+
+
+def test_hangs_mid_game_is_timeout(tmp_path: Path, reference: dict[str, Record]) -> None:
+    run = run_hostile(tmp_path, "hang_mid_game")
+    run.check(reference)
+    verdicts = run.verdicts()
+    assert all(set(v) <= {"timeout"} for v in verdicts), verdicts
+    assert sum(v.get("timeout", 0) for v in verdicts) >= HOSTILE_GAMES
+    for record, seat in run.hostile_seats():
+        assert not record["forfeit"][seat]  # timeout policy "random": substituted, not out
+
+
+def test_answer_after_the_limit_is_one_timeout(
+    tmp_path: Path, reference: dict[str, Record]
+) -> None:
+    run = run_hostile(tmp_path, "late_answer")
+    run.check(reference)
+    verdicts = run.verdicts()
+    # The late answer carries its step: it is skipped, never taken for the next question.
+    assert all(v in ({}, {"timeout": 1}) for v in verdicts), verdicts
+    assert {"timeout": 1} in verdicts
+
+
+@pytest.mark.parametrize(
+    ("program", "verdict", "note"),
+    [
+        ("non_json", "protocol", "not a JSON line"),
+        ("wrong_shape", "protocol", "'index' must be an integer"),
+        ("index_out_of_range", "illegal", "out of range"),
+        ("action_not_in_list", "illegal", "not in the legal list"),
+        ("close_stdout", "crash", "closed its output"),
+    ],
+)
+def test_bad_answer_is_recorded_and_forfeits(
+    tmp_path: Path, reference: dict[str, Record], program: str, verdict: str, note: str
+) -> None:
+    run = run_hostile(tmp_path, program)
+    run.check(reference)
+    assert run.verdicts() == [{verdict: 1}] * HOSTILE_GAMES
+    for record, seat in run.hostile_seats():
+        assert record["forfeit"][seat] and record["ranks"][seat] == 2
+        assert note in record["notes"][seat][0]
+
+
+def test_unsolicited_lines_are_protocol(tmp_path: Path, reference: dict[str, Record]) -> None:
+    run = run_hostile(tmp_path, "extra_lines")
+    run.check(reference)
+    verdicts = run.verdicts()
+    assert all(v in ({}, {"protocol": 1}) for v in verdicts), verdicts
+    assert {"protocol": 1} in verdicts
+
+
+# VmHWM (peak resident set of this process image) rather than ru_maxrss, which Linux carries
+# across execve: it would report the forked pytest process's size.
+GIANT_DRIVER = """
+import sys
+import engines
+engines._MODULES["toy"] = "tests.toy_engine"
+from arena.cli import main
+try:
+    main(["run", sys.argv[1], "--out", sys.argv[2], "--jobs", "1"])
+finally:
+    with open("/proc/self/status") as status:
+        peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+    with open(sys.argv[3], "w") as handle:
+        handle.write(peak)
+"""
+
+
+def test_giant_line_is_protocol_and_referee_memory_stays_bounded(
+    tmp_path: Path, reference: dict[str, Record]
+) -> None:
+    """A 100 MB line without a newline, written four times over: the referee (run as
+    ``arena run`` in its own process) keeps at most one capped line (1 MiB) plus a 64 KiB
+    read chunk per bot, so its peak RSS stays near an idle referee's (about 50 MB); holding
+    the line would need more than 100 MB, hence the 100 MB bound."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    path = tmp_path / "league.toml"
+    path.write_text(league_text(marker, hostile_cmd("giant_line")))
+    peak_file = tmp_path / "peak"
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", GIANT_DRIVER, str(path), str(tmp_path / "out"), str(peak_file)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    peak_mb = int(peak_file.read_text()) / 1024  # VmHWM is in kB
+    outcome = LeagueOutcome(scheduled=GAMES, played=GAMES, skipped=0)
+    run = HostileRun(outcome, tmp_path / "out", marker, time.monotonic() - started)
+    run.check(reference)
+    assert run.verdicts() == [{"protocol": 1}] * HOSTILE_GAMES
+    for record, seat in run.hostile_seats():
+        assert "longer than 1048576 bytes" in record["notes"][seat][0]
+    print(f"referee peak RSS with a 100 MB line: {peak_mb:.1f} MB")
+    assert peak_mb < 100
+
+
+def test_stderr_flood_is_capped_and_harmless(tmp_path: Path, reference: dict[str, Record]) -> None:
+    run = run_hostile(tmp_path, "stderr_flood", bot_limits="stderr_bytes = 65536")
+    run.check(reference)
+    assert run.verdicts() == [{}] * HOSTILE_GAMES
+    log = run.folder / "logs" / "hostile.log"
+    assert 65536 <= log.stat().st_size <= 65536 + 100
+    assert b"stderr cap reached" in log.read_bytes()
+
+
+def test_forked_child_holding_the_pipes_is_killed(
+    tmp_path: Path, reference: dict[str, Record]
+) -> None:
+    run = run_hostile(tmp_path, "fork_child")
+    run.check(reference)  # includes: no process with the marker, the child included
+    assert run.verdicts() == [{}] * HOSTILE_GAMES
+
+
+def test_allocating_10_gb_fails_under_the_memory_limit(
+    tmp_path: Path, reference: dict[str, Record]
+) -> None:
+    run = run_hostile(tmp_path, "alloc_10gb", bot_limits="memory_mb = 256")
+    run.check(reference)
+    assert run.verdicts() == [{"crash": 1}] * HOSTILE_GAMES
+    assert b"MemoryError" in (run.folder / "logs" / "hostile.log").read_bytes()
+
+
+def test_cpu_spinner_times_out_and_is_ended(tmp_path: Path, reference: dict[str, Record]) -> None:
+    run = run_hostile(tmp_path, "spin_cpu", bot_limits="cpu_s = 1")
+    run.check(reference)
+    verdicts = run.verdicts()
+    assert all(v.get("timeout", 0) >= 1 for v in verdicts), verdicts
+    assert all(set(v) <= {"timeout", "crash"} for v in verdicts), verdicts
+
+
+def test_bot_ignoring_bye_is_killed_after_the_grace(
+    tmp_path: Path, reference: dict[str, Record]
+) -> None:
+    run = run_hostile(tmp_path, "ignores_bye")
+    run.check(reference)
+    assert run.verdicts() == [{}] * HOSTILE_GAMES
+    assert run.seconds < 10
+
+
+@pytest.mark.slow
+def test_scripted_fault_run_small() -> None:
+    """benchmarks/faults.py with 60 games: SIGKILLs, resumes, equal results, the lock."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "faults.py"), "--games", "60", "--kills", "3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "results equal the uninterrupted run's" in done.stdout
+    assert "after resuming: 60 games, 60 unique ids" in done.stdout
