@@ -167,15 +167,22 @@ class BotProcess:
     games_played: int = 0
     hello_lines: tuple[bytes, bytes] = (b"", b"")  # the handshake as sent and answered
     transcript: list[tuple[str, bytes]] | None = None  # ("to"|"from", line) while recording
+    ending: str = ""  # how the process ended, once it has
     _closed: trio.Event = field(default_factory=trio.Event)
 
-    async def send(self, message: bytes) -> None:
-        """Send a line that needs no answer."""
+    async def send(self, message: bytes, deadline: float | None = None) -> None:
+        """Send a line; the bot must take it by ``deadline`` (default: within move_ms)."""
         if self.transcript is not None:
             self.transcript.append(("to", message))
+        if deadline is None:
+            deadline = trio.current_time() + self.limits.move_ms / 1000
         try:
             assert self.process.stdin is not None
-            await self.process.stdin.send_all(message)
+            with trio.fail_at(deadline):
+                await self.process.stdin.send_all(message)
+        except trio.TooSlowError:
+            self.broken = True
+            raise BotTimeout("did not read its input within the time limit") from None
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             self.broken = True
             raise BotCrash("stopped reading its input (the process exited?)") from None
@@ -197,12 +204,7 @@ class BotProcess:
 
     async def ask(self, message: bytes, deadline: float) -> bytes:
         """Send ``message`` and return the next line; both must happen by ``deadline``."""
-        try:
-            with trio.fail_at(deadline):
-                await self.send(message)
-        except trio.TooSlowError:
-            self.broken = True
-            raise BotTimeout("did not read its input within the time limit") from None
+        await self.send(message, deadline)
         return await self.read_line(deadline)
 
     def close(self) -> None:
@@ -218,8 +220,11 @@ async def _drain(stream: trio.abc.ReceiveStream, log: StderrLog) -> None:
         log.write(chunk)
 
 
-async def _shutdown(process: trio.Process, bye_ms: int, polite: bool) -> None:
-    """Say bye, give a grace period, then kill the whole group and reap. Always completes."""
+async def _shutdown(process: trio.Process, bye_ms: int, polite: bool) -> str:
+    """Say bye, give a grace period, then kill the whole group and reap. Always completes.
+
+    Returns how the process ended, in words (see :data:`ENDED_CLEANLY`).
+    """
     with trio.CancelScope(shield=True):
         if polite and process.returncode is None and process.stdin is not None:
             with trio.move_on_after(bye_ms / 1000):
@@ -230,9 +235,23 @@ async def _shutdown(process: trio.Process, bye_ms: int, polite: bool) -> None:
         if polite:
             with trio.move_on_after(bye_ms / 1000):
                 await process.wait()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
+        exited = process.returncode is not None
+        try:
             os.killpg(process.pid, signal.SIGKILL)  # also any child left in the group
+            left_behind = True
+        except (ProcessLookupError, PermissionError):
+            left_behind = False
         await process.wait()
+    if not polite:
+        return "ended by the referee after a fault"
+    if not exited:
+        return f"did not exit within bye_ms = {bye_ms} ms after 'bye' and was killed"
+    if left_behind:
+        return "exited after 'bye' but left processes running in its group (killed)"
+    return ENDED_CLEANLY
+
+
+ENDED_CLEANLY = "exited after 'bye'"
 
 
 async def _startup_problem(process: trio.Process, fault: BotFault, limits: Limits) -> str:
@@ -319,7 +338,7 @@ async def host_bot(
     finally:
         if live is not None:
             live.discard(bot)
-        await _shutdown(process, limits.bye_ms, polite)
+        bot.ending = await _shutdown(process, limits.bye_ms, polite)
         if guard is not None:
             guard.forget(process.pid)
 

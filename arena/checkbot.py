@@ -17,7 +17,7 @@ import trio
 
 import engines
 from arena import protocol
-from arena.botproc import BotPool, StderrLog
+from arena.botproc import ENDED_CLEANLY, BotPool, BotProcess, StderrLog
 from arena.config import BotSpec, Limits, Policy, parse_command
 from arena.errors import BotStartup
 from arena.league import FailedSeat
@@ -26,6 +26,10 @@ from arena.schedule import GameSpec, block_seed
 from arena.seats import ProcessSeat, Seat
 from arena.watchdog import Watchdog
 from engines.base import resolve_options
+
+# every fault ends the bot's game: the first one is the finding, and a hung bot is not
+# waited for again and again
+STRICT = Policy(timeout="forfeit")
 
 EXPLAIN = {
     "timeout": "did not answer within the decision limit plus its bank",
@@ -43,6 +47,7 @@ class CheckReport:
     lines: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     think_ms: list[float] = field(default_factory=list)
+    processes: list[BotProcess] = field(default_factory=list)  # every process of the bot
 
     @property
     def compliant(self) -> bool:
@@ -103,6 +108,7 @@ async def check_bot(
                     f"ok    start-up: 'ready' after {bot.startup_s * 1000:.0f} ms "
                     f"(name {name!r}, version {version!r})"
                 )
+                report.processes.append(bot)
                 mine.release(bot)
                 games = [
                     (seat, number) for seat in range(players) for number in range(games_per_seat)
@@ -125,6 +131,16 @@ async def check_bot(
                 finally:
                     mine.close_all()
                     theirs.close_all()
+        # the processes have ended now: how did they go?
+        for ending in sorted({p.ending for p in report.processes} - {ENDED_CLEANLY, ""}):
+            if "fault" not in ending:
+                note(f"FAIL  exit: {ending}", problem=True)
+        if log.dropped:
+            note(
+                f"FAIL  stderr: wrote {log.written + log.dropped} bytes to stderr; only the "
+                f"first {log.cap} are kept in a league's log",
+                problem=True,
+            )
         if report.problems:
             _stderr_tail(log, note)
     if report.think_ms:
@@ -160,7 +176,7 @@ async def _one_game(
         except BotStartup as fault:
             seats.append(FailedSeat(pool.spec.name, fault))
     try:
-        record = await play_game(engine, options, spec, seats, limits, Policy())
+        record = await play_game(engine, options, spec, seats, limits, STRICT)
     finally:
         for position, player in enumerate(seats):
             if isinstance(player, ProcessSeat):
@@ -168,6 +184,8 @@ async def _one_game(
     mine_seat = seats[seat]
     if isinstance(mine_seat, ProcessSeat):
         report.think_ms += [t * 1000 for t in mine_seat.think_times]
+        if mine_seat.bot not in report.processes:
+            report.processes.append(mine_seat.bot)
     verdicts = record["verdicts"][seat]
     if not verdicts:
         note(

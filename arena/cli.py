@@ -196,6 +196,7 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
 )
 @click.option("--show", is_flag=True, help="Narrate the game and draw the table as it goes.")
 @click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--bank-ms", type=click.IntRange(0), default=10_000, show_default=True)
 def play(
     engine: str,
     bots: tuple[str, ...],
@@ -203,6 +204,7 @@ def play(
     options: tuple[str, ...],
     show: bool,
     move_ms: int,
+    bank_ms: int,
 ) -> None:
     """Play one game of ENGINE between bot commands and print the result.
 
@@ -249,7 +251,13 @@ def play(
         on_step = narrate
     record = trio.run(
         lambda: play_match(
-            engine, specs, seed, resolved, Limits(move_ms=move_ms), Policy(), on_step
+            engine,
+            specs,
+            seed,
+            resolved,
+            Limits(move_ms=move_ms, bank_ms=bank_ms),
+            Policy(),
+            on_step,
         )
     )
     _print_game(record, [shlex.join(spec.cmd) for spec in specs])

@@ -349,3 +349,33 @@ def test_scripted_fault_run_small() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "results equal the uninterrupted run's" in done.stdout
     assert "after resuming: 60 games, 60 unique ids" in done.stdout
+
+
+def test_bot_that_stops_reading_its_input_cannot_stall_the_referee() -> None:
+    # No CPU limit ends this spinner, and Space Five's messages fill its input pipe within a
+    # game: every message to it, answers and notifications alike, needs a deadline, or the
+    # referee waits forever on the full pipe.
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "arena",
+            "play",
+            "space-five",
+            "--bot",
+            f"{hostile_cmd('spin_cpu')} {marker}",
+            "--bot",
+            "python -m bots.random",
+            "--move-ms",
+            "20",
+            "--bank-ms",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "timeout" in done.stdout
+    assert processes_with(marker) == []

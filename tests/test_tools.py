@@ -120,3 +120,48 @@ def test_replay_seat_without_transcripts_says_so(tmp_path: Path) -> None:
         main, ["replay-seat", str(tmp_path), "t0-b0-r0", "0", "--bot", "python -m bots.random"]
     )
     assert result.exit_code == 2 and "--transcripts" in result.output
+
+
+HOSTILE_MESSAGES = {
+    "crash_at_start": "FAIL  start-up",
+    "silent_hello": "FAIL  start-up",
+    "crash_mid_game": "crash x1",
+    "hang_mid_game": "timeout x",
+    "late_answer": "timeout x1",
+    "non_json": "protocol x1",
+    "wrong_shape": "protocol x1",
+    "index_out_of_range": "illegal x1",
+    "action_not_in_list": "illegal x1",
+    "giant_line": "protocol x1",
+    "extra_lines": "protocol x1",
+    "close_stdout": "crash x1",
+    "stderr_flood": "FAIL  stderr: wrote",
+    "fork_child": "left processes running in its group",
+    "alloc_10gb": "crash x1",
+    "spin_cpu": "timeout x",
+    "ignores_bye": "did not exit within bye_ms",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_MESSAGES))
+def test_check_bot_fails_each_hostile_bot_with_the_right_message(name: str, in_repo: Path) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    args = [
+        "check-bot",
+        f"python tests/hostile/{name}.py {marker}",
+        "--engine",
+        "space-five",
+        "--games",
+        "1",
+        "--move-ms",
+        "200",
+        "--bank-ms",
+        "300",
+        "--startup-ms",
+        "1000",
+    ]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    assert HOSTILE_MESSAGES[name] in result.output
+    assert "bot is NOT compliant" in result.output
+    assert processes_with(marker) == []
