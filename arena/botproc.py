@@ -172,40 +172,56 @@ class BotProcess:
 
     async def send(self, message: bytes, deadline: float | None = None) -> None:
         """Send a line; the bot must take it by ``deadline`` (default: within move_ms)."""
-        if self.transcript is not None:
-            self.transcript.append(("to", message))
         if deadline is None:
             deadline = trio.current_time() + self.limits.move_ms / 1000
         try:
-            assert self.process.stdin is not None
             with trio.fail_at(deadline):
-                await self.process.stdin.send_all(message)
+                await self._write(message)
         except trio.TooSlowError:
             self.broken = True
             raise BotTimeout("did not read its input within the time limit") from None
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            self.broken = True
-            raise BotCrash("stopped reading its input (the process exited?)") from None
 
     async def read_line(self, deadline: float) -> bytes:
         """The next line from the bot, by ``deadline`` (trio clock) or :class:`BotTimeout`."""
         try:
             with trio.fail_at(deadline):
-                line = await self.reader.readline()
+                return await self._read()
         except trio.TooSlowError:
             self.broken = True
             raise BotTimeout("no answer within the time limit") from None
+
+    async def ask(self, message: bytes, deadline: float) -> bytes:
+        """Send ``message`` and return the next line; both must happen by ``deadline``.
+
+        One cancel scope for both halves: this is the referee's hot path.
+        """
+        try:
+            with trio.fail_at(deadline):
+                await self._write(message)
+                return await self._read()
+        except trio.TooSlowError:
+            self.broken = True
+            raise BotTimeout("no answer within the time limit") from None
+
+    async def _write(self, message: bytes) -> None:
+        if self.transcript is not None:
+            self.transcript.append(("to", message))
+        try:
+            assert self.process.stdin is not None
+            await self.process.stdin.send_all(message)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self.broken = True
+            raise BotCrash("stopped reading its input (the process exited?)") from None
+
+    async def _read(self) -> bytes:
+        try:
+            line = await self.reader.readline()
         except BotFault:
             self.broken = True
             raise
         if self.transcript is not None:
             self.transcript.append(("from", line))
         return line
-
-    async def ask(self, message: bytes, deadline: float) -> bytes:
-        """Send ``message`` and return the next line; both must happen by ``deadline``."""
-        await self.send(message, deadline)
-        return await self.read_line(deadline)
 
     def close(self) -> None:
         """Ask the host task to say bye and end the process."""

@@ -229,6 +229,8 @@ class _LeagueRun:
                         seat.bot.broken = seat.bot.broken or not finished
                         self.pools[seat.name].release(seat.bot)
             self.store.append(record)
+            # fsync off the event loop: the other games keep playing while the disk works
+            await trio.to_thread.run_sync(self.store.sync)
             if self.transcripts:
                 for position, seat in enumerate(seats):
                     if isinstance(seat, ProcessSeat) and seat.transcript is not None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 from arena.errors import BotIllegal, BotProtocolError
 
 PROTOCOL_VERSION = 1
@@ -18,18 +20,24 @@ MAX_NOTE_CHARS = 200
 
 Message = dict[str, Any]
 
-_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+# orjson encodes 5-6 times faster than the standard library (benchmarks/engines.py), and
+# encoding is most of the referee's own cost per decision. Same bytes: compact, UTF-8.
+_OPTIONS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
+_fallback = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def encode(message: Message) -> bytes:
     """One message as a protocol line (compact JSON plus ``\\n``)."""
-    return (_encoder.encode(message) + "\n").encode("utf-8")
+    try:
+        return orjson.dumps(message, option=_OPTIONS)
+    except TypeError:  # an integer beyond 64 bits: the standard library can write it
+        return (_fallback.encode(message) + "\n").encode("utf-8")
 
 
 def decode(line: bytes | str) -> Message:
     """Parse one line into a message object, or raise :class:`BotProtocolError`."""
     try:
-        message = json.loads(line)
+        message = orjson.loads(line)
     except (ValueError, UnicodeDecodeError) as exc:
         raise BotProtocolError(f"not a JSON line: {_preview(line)}") from exc
     if not isinstance(message, dict):

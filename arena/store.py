@@ -25,6 +25,7 @@ from typing import IO, Any
 
 import tomli_w
 
+from arena import protocol
 from arena.errors import ResultsError
 
 GAMES = "games.jsonl"
@@ -153,11 +154,17 @@ class ResultsDir:
         return {record["id"] for record in _iter_records(path)}
 
     def append(self, record: Mapping[str, Any]) -> None:
-        """Store one finished game durably before anything else happens."""
+        """Write one finished game as a whole line and hand it to the operating system.
+
+        Call :meth:`sync` next: the game is durable once that returns.
+        """
         assert self._games is not None, "open() first"
-        line = json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
-        self._games.write(line.encode("utf-8"))
+        self._games.write(protocol.encode(dict(record)))  # one compact JSON line
         self._games.flush()
+
+    def sync(self) -> None:
+        """Wait until every appended game is on disk (fsync; may block: run it in a thread)."""
+        assert self._games is not None, "open() first"
         os.fsync(self._games.fileno())
 
     def write_transcript(self, game: str, seat: int, lines: list[tuple[str, bytes]]) -> None:
