@@ -170,12 +170,12 @@ def main(argv: list[str] | None = None) -> int:
         _, err = final.communicate(timeout=600)
         if final.returncode != 0:
             problems.append(f"final resume failed ({final.returncode}): {err.strip()[-300:]}")
-        stored = records(out)
-        ids = [r["id"] for r in stored]
-        print(f"after resuming: {len(stored)} games, {len(set(ids))} unique ids")
-        if len(stored) != args.games or len(set(ids)) != args.games:
-            problems.append(f"expected exactly {args.games} unique games, got {len(stored)}")
-        if comparable(stored) != comparable(records(work / "reference")):
+        final_games = records(out)
+        ids = [r["id"] for r in final_games]
+        print(f"after resuming: {len(final_games)} games, {len(set(ids))} unique ids")
+        if len(final_games) != args.games or len(set(ids)) != args.games:
+            problems.append(f"expected exactly {args.games} unique games, got {len(final_games)}")
+        if comparable(final_games) != comparable(records(work / "reference")):
             problems.append("the results differ from the uninterrupted run")
         else:
             print("results equal the uninterrupted run's")

@@ -19,7 +19,7 @@ import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
 
 Action = dict[str, Any]
 
@@ -232,7 +232,7 @@ class GameState:
         self.step += 1
         self._play(action)
 
-    def clone(self) -> GameState:
+    def clone(self) -> Self:
         """An independent deep copy (override for speed where it matters)."""
         return copy.deepcopy(self)
 

@@ -122,6 +122,6 @@ def test_a_timeout_empties_the_bank() -> None:
     seats = [FunctionSeat("slow", hangs_once), FunctionSeat("quick", first)]
     spec = GameSpec("g", 0, 0, 0, 5, ("slow", "quick"))
     limits = Limits(move_ms=100, bank_ms=5000)
-    trio.run(play_game, ENGINE, {"pile": 12}, spec, seats, limits, Policy(timeout="random"))
+    trio.run(lambda: play_game(ENGINE, {"pile": 12}, spec, seats, limits, Policy(timeout="random")))
     assert banks[0] == 5000
     assert banks[1:] and all(bank == 0 for bank in banks[1:]), banks

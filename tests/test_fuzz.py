@@ -33,7 +33,7 @@ from arena.match import play_match
 from arena.referee import play_game
 from arena.replay import replay_record
 from arena.schedule import GameSpec
-from arena.seats import FunctionSeat, ProcessSeat
+from arena.seats import FunctionSeat, ProcessSeat, Seat
 from tests.conftest import ROOT, processes_with
 from tests.toy_engine import ENGINE
 
@@ -234,10 +234,13 @@ ALLOWED = {"protocol", "crash", "timeout", "illegal"}
     )
 )
 def test_random_bytes_from_a_bot_end_in_a_verdict(payload: bytes) -> None:
-    seats = [ProcessSeat(bot_answering(payload)), FunctionSeat("first", lambda o, legal, g: 0)]
+    seats: list[Seat] = [
+        ProcessSeat(bot_answering(payload)),
+        FunctionSeat("first", lambda o, legal, g: 0),
+    ]
     spec = GameSpec("g", 0, 0, 0, 3, ("fuzz", "first"))
     limits = Limits(move_ms=50, bank_ms=50)
-    record = trio.run(play_game, ENGINE, {"pile": 7}, spec, seats, limits, Policy())
+    record = trio.run(lambda: play_game(ENGINE, {"pile": 7}, spec, seats, limits, Policy()))
     assert set(record["verdicts"][0]) <= ALLOWED
     assert record["verdicts"][1] == {}
     assert replay_record(record) == []

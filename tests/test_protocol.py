@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,7 @@ from arena.errors import BotIllegal, BotProtocolError
 from arena.sdk import run
 from bots.random import choose
 
-LEGAL = [{"type": "a"}, {"type": "b", "n": 2}]
+LEGAL: list[dict[str, Any]] = [{"type": "a"}, {"type": "b", "n": 2}]
 
 
 def test_encode_is_one_compact_line() -> None:

@@ -44,7 +44,9 @@ def out_of_range(observation: dict[str, Any], legal: Legal, game: GameInfo) -> i
 def play(*choosers: Any, policy: Policy | None = None, pile: int = 21) -> dict[str, Any]:
     seats = [FunctionSeat(f"s{i}", c) for i, c in enumerate(choosers)]
     spec = GameSpec("g", 0, 0, 0, 5, tuple(f"s{i}" for i in range(len(seats))))
-    return trio.run(play_game, ENGINE, {"pile": pile}, spec, seats, Limits(), policy or Policy())
+    return trio.run(
+        lambda: play_game(ENGINE, {"pile": pile}, spec, seats, Limits(), policy or Policy())
+    )
 
 
 def test_clean_game_records_everything(toy_engine: str) -> None:
