@@ -73,13 +73,11 @@ class _View:
     def __init__(self, obs: Obs) -> None:
         self.obs = obs
         self.seat: int = obs["seat"]
-        me = obs["players"][self.seat]
-        self.pos: int = me["position"]
-        self.cushions: list[list[int]] = [
-            [c or 0 for c in cushion["fields"]] for cushion in obs["cushions"]
-        ]
+        me = obs["players"][self.seat]  # [position, points, [[cat, used], ...]]
+        self.pos: int = me[0]
+        self.cushions: list[list[int]] = [[c or 0 for c in fields] for fields in obs["cushions"]]
         self.mine = self.cushions[self.pos]
-        self.unused = [c for c, used in me["cats"] if not used]
+        self.unused = [c for c, used in me[2] if not used]
         self.wilds = sorted(CAT_WILD[c] for c in self.unused if CAT_WILD[c])
         self.yard = [c for c in obs["yard"] if c]
         self.demand = [0.0] * 4
@@ -164,7 +162,7 @@ class _View:
         return False
 
     def _rotation_gain(self, ability: str) -> int:
-        protected = [c["protected"] for c in self.obs["cushions"]]
+        protected = self.obs["protected"]
         free = [p for p in range(4) if not protected[p]]
         if self.pos not in free:
             return 0
@@ -184,11 +182,11 @@ class _View:
         """Whether an opponent could lure this cat (3+ points) from their cushion now."""
         if CAT_POINTS[cat] < 3:
             return False
-        for player in self.obs["players"]:
-            if player["seat"] == self.seat:
+        for seat, (position, _points, cats) in enumerate(self.obs["players"]):
+            if seat == self.seat:
                 continue
-            cards = [c for c in self.cushions[player["position"]] if c]
-            wilds = [CAT_WILD[c] for c, used in player["cats"] if CAT_WILD[c] and not used]
+            cards = [c for c in self.cushions[position] if c]
+            wilds = [CAT_WILD[c] for c, used in cats if CAT_WILD[c] and not used]
             masks = tuple(sorted([BAIT_MASK[c] for c in cards] + wilds))
             if len(masks) >= len(CAT_COST[cat]) and can_pay(CAT_COST[cat], masks):
                 return True
@@ -196,4 +194,4 @@ class _View:
 
 
 if __name__ == "__main__":
-    run(choose, name="cat-yard-greedy", version="1")
+    run(choose, name="cat-yard-greedy", version="2")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.sdk import GameInfo, run
-from engines.good_boy.rules import KIND_INDEX, NK, missing
+from engines.good_boy.rules import DOGS, KIND_INDEX, KINDS, NK, missing
 
 Action = dict[str, Any]
 
@@ -30,13 +30,9 @@ RISK_LIMIT = (1 - P_BUST) * GAIN_PER_SAFE_ROLL * USEFUL_SHARE / P_BUST
 COMPLETION_BONUS = 2.0  # extra weight, in tokens, of a hand that completes a dog
 
 
-def needs_of(board: dict[str, Any] | None) -> list[int]:
-    if board is None:
-        return [0] * NK
-    vec = [0] * NK
-    for kind, count in board["needs"].items():
-        vec[KIND_INDEX[kind]] = count
-    return vec
+def needs_of(board: int | None) -> list[int]:
+    """What the dog on a board (its id, from the observation) needs, per kind."""
+    return [0] * NK if board is None else list(DOGS[board].needs)
 
 
 class View:
@@ -48,11 +44,13 @@ class View:
         self.players = len(obs["hands"])
         self.hand: list[int] = obs["hands"][self.me]
         self.needs = [needs_of(board) for board in obs["boards"]]
-        self.points = [0 if board is None else board["points"] for board in obs["boards"]]
+        self.points = [0 if board is None else DOGS[board].points for board in obs["boards"]]
         self.corners: list[list[list[int]]] = obs["corners"]
         # missing[b] = what my corner on board b still lacks for its dog
         self.missing = [
-            missing(self.corners[b][self.me], tuple(self.needs[b])) if obs["boards"][b] else None
+            missing(self.corners[b][self.me], tuple(self.needs[b]))
+            if obs["boards"][b] is not None
+            else None
             for b in range(len(self.needs))
         ]
 
@@ -139,7 +137,7 @@ def choose(obs: dict[str, Any], legal: list[Action], game: GameInfo) -> int:
         if pick is None:
             return legal.index({"type": "done"})
         k, b = pick
-        return legal.index({"type": "assign", "item": obs["kinds"][k], "board": b})
+        return legal.index({"type": "assign", "item": KINDS[k], "board": b})
 
     def value(action: Action) -> float:
         k = KIND_INDEX[action["item"]]
@@ -152,4 +150,4 @@ def choose(obs: dict[str, Any], legal: list[Action], game: GameInfo) -> int:
 
 
 if __name__ == "__main__":
-    run(choose, name="good-boy-greedy", version="1")
+    run(choose, name="good-boy-greedy", version="2")

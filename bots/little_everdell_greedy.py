@@ -48,14 +48,14 @@ class View:
         self.obs = obs
         self.me = obs["players"][obs["seat"]]
         self.cards: list[str] = self.me["cards"]
-        resources = self.me["resources"]
-        self.res: Res = (resources["berry"], resources["twig"], resources["resin"])
+        berry, twig, resin = self.me["resources"]
+        self.res: Res = (berry, twig, resin)
         self.round: int = obs["round"]
         # Harvests still to come and turns still to come for this seat (rough).
         self.harvests_left = ROUNDS - self.round
         self.turns_left = self.me["friends_left"] + 3 * self.harvests_left
         self.disc = discounts(self.cards)
-        self.dice: list[int] = [d["face"] for d in obs["dice"]]
+        self.dice: list[int] = obs["dice"]
         self.stacks: dict[str, list[int]] = obs["parade_stacks"]
         self.meadow = [
             (CARD_OF[uid], effective_cost(CARD_OF[uid], self.disc))
@@ -193,4 +193,4 @@ def choose(observation: dict[str, Any], legal: list[Action], game: GameInfo) -> 
 
 
 if __name__ == "__main__":
-    run(choose, name="little-everdell-greedy", version="1")
+    run(choose, name="little-everdell-greedy", version="2")

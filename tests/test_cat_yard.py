@@ -495,12 +495,7 @@ def test_swap_once_per_target_and_end_turn_never_automatic() -> None:
     state = table(cushions=[(1, None, None, None), (2, None, None, None), EMPTY, EMPTY])
     state.apply({"type": "swap", "target": 1})
     assert state.phase is Phase.GATHER_DECIDE, "gather was the only choice left: played"
-    assert state.observation(0)["events"][1] == {
-        "e": "act",
-        "seat": 0,
-        "action": {"type": "gather"},
-        "auto": True,
-    }
+    assert state.observation(0)["events"][1] == ["auto", 0, {"type": "gather"}]
     assert "swap" not in types(state)
     state.apply({"type": "stop"})
     state.apply({"type": "done"})
@@ -566,14 +561,16 @@ def test_observation_fields_and_hidden_order() -> None:
     obs = state.observation(1)
     assert set(obs) == {
         "seat", "to_move", "phase", "round", "target", "end_triggered", "main_action",
-        "players", "cushions", "yard", "cat_stack_count", "cat_stack_top_points",
+        "players", "cushions", "protected", "yard", "cat_stack_count", "cat_stack_top_points",
         "cat_discard", "deck_count", "discard", "revealed", "pending_dog", "drawn",
         "swapped_with", "events",
     }  # fmt: skip
     assert obs["seat"] == 1 and obs["to_move"] == 0
     assert obs["deck_count"] == len(state.deck)
     assert obs["cat_stack_top_points"] == CAT_POINTS[state.cat_stack[-1]]
-    assert [c["owner"] for c in obs["cushions"]] == [0, 1, 2, None]
+    assert [player[0] for player in obs["players"]] == [0, 1, 2], "positions"
+    assert obs["cushions"] == state.cushions and obs["cushions"] is not state.cushions
+    assert obs["protected"] == [False] * 4 and obs["pending_dog"] == obs["drawn"] == 0
     assert "deck top first" not in state.render(1) and "deck top first" in state.render(None)
 
 
@@ -582,16 +579,12 @@ def test_events_since_the_seat_last_acted() -> None:
     state.apply({"type": "gather"})
     finish_turn(state)
     events = state.observation(0)["events"]
-    assert events[0] == {"e": "act", "seat": 0, "action": {"type": "end_turn"}}
-    assert any(e["e"] == "turn" and e["seat"] == 1 for e in events)
+    assert events[0] == ["act", 0, {"type": "end_turn"}]
+    assert ["turn", 1, 1] in events
     seat1 = state.observation(1)["events"]
-    assert {"e": "act", "seat": 0, "action": {"type": "gather"}} in seat1, "seat 1 sees all"
+    assert ["act", 0, {"type": "gather"}] in seat1, "seat 1 sees all"
     finish_turn(state)
-    assert state.observation(1)["events"][0] == {
-        "e": "act",
-        "seat": 1,
-        "action": {"type": "end_turn"},
-    }
+    assert state.observation(1)["events"][0] == ["act", 1, {"type": "end_turn"}]
 
 
 def test_describe_and_render() -> None:

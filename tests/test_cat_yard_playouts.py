@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
@@ -30,9 +31,9 @@ def check_invariants(state: State) -> None:
     tiles = state.cat_stack + [c for c in state.yard if c] + state.cat_discard + owned
     assert sorted(tiles) == list(CAT_IDS), "cat tiles created or lost"
     assert all(len(row) == 4 for row in state.cushions), "a cushion has 4 fields"
-    for seat, player in enumerate(state.observation(state.current)["players"]):
-        assert player["points"] == sum(CAT_POINTS[c] for c, _ in player["cats"])
-        assert player["points"] == state.points(seat)
+    for seat, (_position, points, cats) in enumerate(state.observation(state.current)["players"]):
+        assert points == sum(CAT_POINTS[c] for c, _ in cats)
+        assert points == state.points(seat)
     legal = state.legal_actions()
     assert legal and len(legal) <= 300
 
@@ -161,7 +162,7 @@ def test_greedy_beats_random(players: int) -> None:
     games = 0
     for block in range(12):
         for rotation in range(players):
-            policies = [random_bot.choose] * players
+            policies: list[Callable[..., int]] = [random_bot.choose] * players
             policies[rotation] = greedy
             result = play_local("cat-yard", policies, seed=500 + block)
             wins += result.ranks[rotation] == 1

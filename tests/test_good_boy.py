@@ -482,6 +482,9 @@ def test_observation_hides_the_deck_order() -> None:
     obs = state.observation(2)
     assert obs["deck_size"] == 25
     assert "deck" not in obs
+    assert obs["boards"] == state.boards and obs["boards"] is not state.boards, "dog ids"
+    assert "kinds" not in obs and "last_symbols" not in obs, "static data: the engine's tables"
+    assert obs["scores"] == [state.score(p) for p in range(4)]
     assert str(state.deck) not in str(obs)
     assert str(state.deck) not in state.render(2)
     assert str(state.deck) in state.render(None)

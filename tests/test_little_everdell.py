@@ -15,6 +15,7 @@ from engines.little_everdell.data import CARD_OF, CARD_TABLE, CARDS, MAIN_DECK, 
 from engines.little_everdell.rules import (
     LittleEverdellState,
     Player,
+    can_pay,
     discounts,
     effective_cost,
     parade_qualifies,
@@ -521,6 +522,30 @@ def test_observation_never_shows_the_deck() -> None:
     text = json.dumps(state.observation(0))
     assert state.deck and not any(f'"{uid}"' in text for uid in state.deck)
     assert state.observation(0)["deck_count"] == len(state.deck)
+
+
+def test_compact_observation_and_exact_buy_list() -> None:
+    """Version 2 fields; ``points`` and the buy list agree with the reference helpers."""
+    for seed in range(6):
+        state = new(2 + seed % 3, seed=seed)
+        rng = random.Random(seed)
+        while (seat := state.to_move()) is not None:
+            obs = state.observation(seat)
+            assert obs["dice"] == state.dice and obs["dice_occupied"] == state.dice_occ
+            for view, player in zip(obs["players"], state.players, strict=True):
+                assert view["resources"] == player.res and "seat" not in view
+                assert view["points"] == score_parts(player)["total"]
+            legal = state.legal_actions()
+            if obs["pending"]["kind"] == "buy":
+                player = state.players[seat]
+                disc = discounts(player.cards)
+                expected = [
+                    {"type": "buy", "slot": slot}
+                    for slot, uid in enumerate(state.meadow, start=1)
+                    if uid is not None and can_pay(player.res, effective_cost(CARD_OF[uid], disc))
+                ]
+                assert legal == [*expected, PASS]
+            state.apply(legal[rng.randrange(len(legal))])
 
 
 def test_gain_json() -> None:

@@ -31,7 +31,7 @@ class CatYardEngine:
 
     name = "cat-yard"
     title = "Cat Yard (working title; the printed title is unknown)"
-    version = "1"
+    version = "2"
     min_players = 2
     max_players = 4
 

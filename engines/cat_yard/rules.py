@@ -194,7 +194,7 @@ class CatYardState(GameState):
     round: int
     end_triggered: bool
     end_reason: str
-    log: list[dict[str, Any]]
+    log: list[list[Any]]  # compact events: [kind, *fields] (README "Observation")
     log_base: int  # absolute index of log[0]
     since: list[int]  # per seat: absolute log index of its last decision
 
@@ -253,7 +253,7 @@ class CatYardState(GameState):
         if not self.deck:
             self.deck, self.discard = self.discard, []
             self.rng.shuffle(self.deck)
-            self._event("reshuffle", size=len(self.deck))
+            self.log.append(["reshuffle", len(self.deck)])
         return self.deck.pop()
 
     def _draw_bait(self) -> int:
@@ -262,7 +262,7 @@ class CatYardState(GameState):
             return 0
         while True:
             card = self._draw()
-            self._event("draw", card=card)
+            self.log.append(["draw", card])
             if not IS_DOG[card]:
                 return card
             self.discard.append(card)
@@ -271,7 +271,7 @@ class CatYardState(GameState):
         if self.cat_stack:
             cat = self.cat_stack.pop()
             self.yard[slot] = cat
-            self._event("refill", slot=slot, cat=cat)
+            self.log.append(["refill", slot, cat])
 
     # -- the contract ---------------------------------------------------------------------
     def to_move(self) -> int | None:
@@ -304,7 +304,7 @@ class CatYardState(GameState):
 
     def _play(self, action: Action) -> None:
         self.since[self.current] = self.log_base + len(self.log)
-        self._event("act", seat=self.current, action=action)
+        self.log.append(["act", self.current, action])
         self._dispatch(action)
         self.settle()
 
@@ -316,7 +316,7 @@ class CatYardState(GameState):
         """
         legal = self._legal()
         while len(legal) == 1 and legal[0]["type"] != "end_turn":
-            self._event("act", seat=self.current, action=legal[0], auto=True)
+            self.log.append(["auto", self.current, legal[0]])
             self._dispatch(legal[0])
             legal = self._legal()
         self._legal_cache = legal if self.phase is not Phase.OVER else None
@@ -362,30 +362,25 @@ class CatYardState(GameState):
     def _lures(self) -> list[Action]:
         """Every legal lure (spec §4.6): a yard slot, paying fields and wild tiles."""
         fields = self.cushions[self.seat_pos[self.current]]
-        payers = [(f, BAIT_MASK[c]) for f, c in enumerate(fields) if c]
-        wilds = sorted(
-            (c, CAT_WILD[c]) for c in self.owned[self.current] if CAT_WILD[c] and not self.used[c]
-        )
+        used = self.used
+        payers = [f for f in range(FIELDS) if fields[f]]
         n_fields = len(payers)
+        wilds = sorted(c for c in self.owned[self.current] if CAT_WILD[c] and not used[c])
+        masks = (*(BAIT_MASK[fields[f]] for f in payers), *(CAT_WILD[c] for c in wilds))
         payers += wilds
-        all_masks = tuple(m for _, m in payers)
         out: list[Action] = []
         for slot, cat in enumerate(self.yard):
             if not cat:
                 continue
-            cost = CAT_COST[cat]
-            if len(cost) > len(payers) or not can_pay(cost, all_masks):
-                continue
-            for combo in combinations(range(len(payers)), len(cost)):
-                if can_pay(cost, tuple(sorted(payers[i][1] for i in combo))):
-                    out.append(
-                        {
-                            "type": "lure",
-                            "slot": slot,
-                            "fields": [payers[i][0] for i in combo if i < n_fields],
-                            "wilds": [payers[i][0] for i in combo if i >= n_fields],
-                        }
-                    )
+            for combo in paying_combos(CAT_COST[cat], masks):
+                out.append(
+                    {
+                        "type": "lure",
+                        "slot": slot,
+                        "fields": [payers[i] for i in combo if i < n_fields],
+                        "wilds": [payers[i] for i in combo if i >= n_fields],
+                    }
+                )
         return out
 
     def _free(self) -> Iterator[Action]:
@@ -448,13 +443,13 @@ class CatYardState(GameState):
         if seen > 0:
             del self.log[:seen]
             self.log_base += seen
-        self._event("turn", seat=seat, round=self.round)
+        self.log.append(["turn", seat, self.round])
 
     def _reveal(self) -> None:
         """REVEAL (§4.5): a first-card dog is discarded and the reveal repeats."""
         while True:
             card = self._draw()
-            self._event("reveal", card=card)
+            self.log.append(["reveal", card])
             if not IS_DOG[card]:
                 self.revealed.append(card)
                 self.phase = Phase.GATHER_DECIDE
@@ -466,7 +461,7 @@ class CatYardState(GameState):
             self.discard.append(card)
 
     def _bust(self) -> None:
-        self._event("bust", seat=self.current, cards=[*self.revealed, self.pending_dog])
+        self.log.append(["bust", self.current, [*self.revealed, self.pending_dog]])
         self.discard.extend(self.revealed)
         self.discard.append(self.pending_dog)
         self.revealed = []
@@ -554,7 +549,7 @@ class CatYardState(GameState):
         if last and (self.end_triggered or self.round >= ROUND_CAP):
             self.end_reason = self.end_reason or "round_cap"
             self.phase = Phase.OVER
-            self._event("game_over", reason=self.end_reason)
+            self.log.append(["game_over", self.end_reason])
             return
         nxt = 0 if last else seat + 1
         pos, nxt_pos = self.seat_pos[seat], self.seat_pos[nxt]
@@ -575,10 +570,7 @@ class CatYardState(GameState):
         if card:
             field = fields.index(0)
             fields[field] = card
-            self._event("feed", position=pos, field=field, card=card)
-
-    def _event(self, kind: str, **data: Any) -> None:
-        self.log.append({"e": kind, **data})
+            self.log.append(["feed", pos, field, card])
 
     # -- queries --------------------------------------------------------------------------
     def points(self, seat: int) -> int:
@@ -588,44 +580,35 @@ class CatYardState(GameState):
         """Everything on the table (all of it public) plus the events since ``seat`` acted.
 
         Hidden: the order of the bait deck and of the cat stack, except the points on the
-        back of the top tile (spec §6).
+        back of the top tile (spec §6). Compact (version 2): ids only (look them up in
+        ``BAIT``/``CATS``), 0 for an empty field or slot, lists instead of per-item dicts.
         """
         used = self.used
+        stack = self.cat_stack
+        points = CAT_POINTS.__getitem__
         return {
             "seat": seat,
-            "to_move": self.to_move(),
-            "phase": self.phase.value,
+            "to_move": None if self.phase is Phase.OVER else self.current,
+            "phase": str(self.phase),
             "round": self.round,
             "target": self.target,
             "end_triggered": self.end_triggered,
             "main_action": self.main_action,
             "players": [
-                {
-                    "seat": s,
-                    "position": self.seat_pos[s],
-                    "cats": [[c, used[c]] for c in self.owned[s]],
-                    "points": self.points(s),
-                }
-                for s in range(self.players)
+                [pos, sum(map(points, owned)), [[c, used[c]] for c in owned]]
+                for pos, owned in zip(self.seat_pos, self.owned, strict=True)
             ],
-            "cushions": [
-                {
-                    "position": p,
-                    "owner": self.owner[p],
-                    "fields": [c or None for c in self.cushions[p]],
-                    "protected": self.protected[p],
-                }
-                for p in range(CUSHIONS)
-            ],
-            "yard": [c or None for c in self.yard],
-            "cat_stack_count": len(self.cat_stack),
-            "cat_stack_top_points": CAT_POINTS[self.cat_stack[-1]] if self.cat_stack else None,
-            "cat_discard": list(self.cat_discard),
+            "cushions": [c[:] for c in self.cushions],
+            "protected": self.protected[:],
+            "yard": self.yard[:],
+            "cat_stack_count": len(stack),
+            "cat_stack_top_points": CAT_POINTS[stack[-1]] if stack else None,
+            "cat_discard": self.cat_discard[:],
             "deck_count": len(self.deck),
-            "discard": list(self.discard),
-            "revealed": list(self.revealed),
-            "pending_dog": self.pending_dog or None,
-            "drawn": self.drawn or None,
+            "discard": self.discard[:],
+            "revealed": self.revealed[:],
+            "pending_dog": self.pending_dog,
+            "drawn": self.drawn,
             "swapped_with": sorted(self.swapped_with),
             "events": self.log[self.since[seat] - self.log_base :],
         }
@@ -751,6 +734,19 @@ def can_pay(cost: tuple[int, ...], masks: tuple[int, ...]) -> bool:
         if sum(1 for m in masks if m & bits) < demand:
             return False
     return True
+
+
+@lru_cache(maxsize=65536)
+def paying_combos(cost: tuple[int, ...], masks: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every set of payer indices (ascending, in ``combinations`` order) of exactly
+    ``len(cost)`` payers with these masks (in payer order) that can pay ``cost``."""
+    if len(cost) > len(masks) or not can_pay(cost, tuple(sorted(masks))):
+        return ()
+    return tuple(
+        combo
+        for combo in combinations(range(len(masks)), len(cost))
+        if can_pay(cost, tuple(sorted(masks[i] for i in combo)))
+    )
 
 
 def _card_text(card: int) -> str:

@@ -22,7 +22,7 @@ class GoodBoyEngine:
 
     name = "good-boy"
     title = "Good Boy"
-    version = "1"
+    version = "2"
     min_players = 2
     max_players = 4
 

@@ -97,6 +97,7 @@ DOGS: dict[int, Dog] = {
     for cid, breed, points, needs, _source in data.CARDS
 }
 DOG_JSON: dict[int, dict[str, Any]] = {cid: dog.to_json() for cid, dog in DOGS.items()}
+DOG_POINTS: dict[int, int] = {cid: dog.points for cid, dog in DOGS.items()}
 
 # The actions, built once (legal lists share them; treat them as read-only).
 ROLL: Action = {"type": "roll"}
@@ -367,29 +368,26 @@ class GoodBoyState(GameState):
         """Everything public (all of the table but the deck order), plus the events since
         ``seat`` last acted (its own last action included)."""
         roll = self.last_roll
+        claimed = self.claimed
         return {
             "seat": seat,
-            "to_move": self.to_move(),
+            "to_move": None if self.phase is Phase.OVER else self.current,
             "phase": str(self.phase),
             "current": self.current,
             "round": self.round,
             "end_triggered": self.end_triggered,
             "variant": "hard" if self.hard else "standard",
             "target_points": self.target,
-            "kinds": list(KINDS),
             "pool": self.pool[:],
             "hands": [hand[:] for hand in self.hands],
             "corners": [[corner[:] for corner in board] for board in self.corners],
-            "boards": [None if d is None else DOG_JSON[d] for d in self.boards],
+            "boards": self.boards[:],
             "deck_size": len(self.deck),
-            "claimed": [dogs[:] for dogs in self.claimed],
-            "scores": [self.score(p) for p in range(self.n)],
+            "claimed": [dogs[:] for dogs in claimed],
+            "scores": [sum(map(DOG_POINTS.__getitem__, dogs)) for dogs in claimed],
             "sides": None if self.hard else ["cat" if c else "dog" for c in self.cat_side],
             "rolls_this_turn": self.rolls,
             "last_roll": None if roll is None else list(roll),
-            "last_symbols": None
-            if roll is None
-            else [FACE_SYMBOLS[0][roll[0]], FACE_SYMBOLS[1][roll[1]]],
             "pending": [_symbol_name(s) for s in self.pending],
             "events": self._events[self._marks[seat] - self._event_base :],
         }

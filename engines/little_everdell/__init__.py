@@ -19,7 +19,7 @@ _SEAT_LISTS = ("start_bonus", "start_captain", "start_fort")
 class LittleEverdellEngine:
     name = "little-everdell"
     title = "My Lil' Everdell (Moje małe Everdell)"
-    version = "1"
+    version = "2"
     min_players = 1
     max_players = 4
 

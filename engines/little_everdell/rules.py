@@ -94,6 +94,15 @@ _END_BONUS = {
     if card.ability.code in ("end_per", "end_per_parade")
 }
 
+#: uid -> (kind index: 0 critter, 1 construction; printed cost), for the buy legality check.
+_KIND_COST = {uid: (int(card.kind == CONSTRUCTION), card.cost) for uid, card in CARD_OF.items()}
+#: uid -> (kind index, resource index) of a blue discount card.
+_DISCOUNT = {
+    uid: (int(card.ability.kind == CONSTRUCTION), card.ability.resource)
+    for uid, card in CARD_OF.items()
+    if card.ability.code == "discount"
+}
+
 Pending = tuple[Any, ...]  # (kind, seat, *args)
 
 
@@ -123,17 +132,15 @@ class Player:
 
     def to_json(self, seat: int, automa: str | None) -> dict[str, Any]:
         """The public view of this participant (``automa``: its name, None for a bot)."""
-        res = self.res
         return {
-            "seat": seat,
             "automa": automa,
-            "resources": {"berry": res[0], "twig": res[1], "resin": res[2]},
+            "resources": self.res[:],
             "point_tokens": self.tokens,
             "cards": self.cards[:],
             "parades": dict(self.parades),
             "red_spaces_used": self.red_used[:],
             "friends_left": self.friends,
-            "points": score_parts(self)["total"],
+            "points": score_total(self),
         }
 
 
@@ -229,12 +236,22 @@ class LittleEverdellState(GameState):
             ]
             return legal
         if kind == "buy":
-            disc = discounts(player.cards)
-            legal = [
-                BUY_ACTIONS[slot]
-                for slot, uid in enumerate(self.meadow)
-                if uid is not None and can_pay(player.res, effective_cost(CARD_OF[uid], disc))
-            ]
+            # Same test as can_pay(res, effective_cost(card, discounts(cards))), inlined:
+            # res >= max(0, cost - discount) per resource.
+            b, t, r = player.res
+            legal = []
+            if b >= 0 and t >= 0 and r >= 0:
+                disc = ([0, 0, 0], [0, 0, 0])
+                for uid in player.cards:
+                    if uid in _DISCOUNT:
+                        k, resource = _DISCOUNT[uid]
+                        disc[k][resource] += 1
+                for slot, offer in enumerate(self.meadow):
+                    if offer is not None:
+                        k, (cb, ct, cr) = _KIND_COST[offer]
+                        d = disc[k]
+                        if b >= cb - d[0] and t >= ct - d[1] and r >= cr - d[2]:
+                            legal.append(BUY_ACTIONS[slot])
             legal.append(PASS_ACTION)
             return legal
         if kind == "choose":
@@ -443,11 +460,13 @@ class LittleEverdellState(GameState):
     # -- views ------------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know: everything but the deck order (spec section 7)."""
+        automa_seat = self.automa_seat
         players = [
-            player.to_json(i, self.automa if i == self.automa_seat else None)
+            player.to_json(i, self.automa if i == automa_seat else None)
             for i, player in enumerate(self.players)
         ]
         pending: dict[str, Any] | None = None
+        top: Pending = ()
         if not self.over:
             top = self.stack[-1]
             pending = {"kind": PENDING_NAMES[top[0]], "seat": top[1]}
@@ -456,17 +475,15 @@ class LittleEverdellState(GameState):
                 pending["picked"] = list(top[3])
         return {
             "seat": seat,
-            "to_move": self.to_move(),
+            "to_move": None if self.over else top[1],
             "round": self.round,
             "turn": self.turn,
             "turns_per_round": TURNS_PER_ROUND * self.n,
             "first_player": self.first,
             "automa_seat": self.automa_seat,
             "pending": pending,
-            "dice": [
-                {"space": DIE_SPACES[i], "face": face, "occupied_by": self.dice_occ[i]}
-                for i, face in enumerate(self.dice)
-            ],
+            "dice": self.dice[:],
+            "dice_occupied": self.dice_occ[:],
             "top_spaces": {space: occ[:] for space, occ in self.top.items()},
             "meadow": self.meadow[:],
             "princess_slots": sorted(s + 1 for s in self.princess_slots),
@@ -636,19 +653,34 @@ def parade_qualifies(cards: list[str]) -> tuple[bool, bool, bool, bool]:
     )
 
 
-def score_parts(player: Player) -> dict[str, int]:
-    """Spec section 8: printed points, parades, tokens, exchange, purple bonuses, total."""
+def _purple(player: Player) -> int:
+    """The purple end bonuses of ``player``'s cards (spec section 8)."""
     cards = player.cards
-    printed = sum(map(_POINTS.__getitem__, cards))
     purple = 0
     if not _END_BONUS.keys().isdisjoint(cards):
-        by_colour = [0] * len(COLOURS)
-        for uid in cards:
-            by_colour[_COLOUR_OF[uid]] += 1
+        colours = list(map(_COLOUR_OF.__getitem__, cards))
         for uid in cards:
             if uid in _END_BONUS:
                 colour, n = _END_BONUS[uid]
-                purple += n * (len(player.parades) if colour < 0 else by_colour[colour])
+                purple += n * (len(player.parades) if colour < 0 else colours.count(colour))
+    return purple
+
+
+def score_total(player: Player) -> int:
+    """``score_parts(player)["total"]``, without building the parts."""
+    return (
+        sum(map(_POINTS.__getitem__, player.cards))
+        + sum(player.parades.values())
+        + player.tokens
+        + sum(player.res) // 2
+        + _purple(player)
+    )
+
+
+def score_parts(player: Player) -> dict[str, int]:
+    """Spec section 8: printed points, parades, tokens, exchange, purple bonuses, total."""
+    printed = sum(map(_POINTS.__getitem__, player.cards))
+    purple = _purple(player)
     parades = sum(player.parades.values())
     exchange = sum(player.res) // 2
     return {
