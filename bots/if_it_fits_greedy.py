@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from arena.sdk import GameInfo, run
-from engines.if_it_fits.data import SPECIAL_TOY_VALUE, SPRAY_PENALTY, TOY_KINDS
+from engines.if_it_fits.data import CARDS, SPECIAL_TOY_VALUE, SPRAY_PENALTY, TOY_KINDS, Card
 from engines.if_it_fits.geometry import (
     ALL_OPEN,
     DIRECTIONS,
@@ -34,6 +34,8 @@ _ORIGIN = slot_code(0, 0)
 # (edge bit, (dx, dy) to the neighbour, the neighbour's facing edge bit)
 NEIGHBOURS = tuple((bit, slot_xy(_ORIGIN + step), facing) for bit, step, facing in DIRECTIONS)
 BOX_TYPES = ("box", "special", "start")
+CARD = {card.id: card for card in CARDS}  # the engine's card table by id (observations name ids)
+MASK = {card.id: edge_mask(card.edges) for card in CARDS}  # printed open mask (rot 0)
 CAT_COST_EARLY = 2.0  # gain a cat must bring with a full deck; falls linearly to CAT_COST_LATE
 CAT_COST_LATE = 0.25
 
@@ -48,17 +50,22 @@ class View:
         self.supply: int = obs["cat_supply"][self.me]
         self.deck_size: int = obs["deck_size"]
         self.cells: dict[Slot, tuple[int, bool]] = {}
-        for entry in obs["layout"]:
-            x, y = entry["slot"]
-            mask = edge_mask(entry["edges"]) if "edges" in entry else ALL_OPEN
-            self.cells[(x, y)] = (mask, entry["kind"] in BOX_TYPES)
+        slots: list[Slot] = []
+        for x, y, card_id, rot in obs["layout"]:
+            slots.append((x, y))
+            self.cells[(x, y)] = (rotate(MASK[card_id], rot), CARD[card_id].kind in BOX_TYPES)
         self.boxes: list[tuple[list[int], int, int, list[int]]] = []
         self.box_of: dict[Slot, int] = {}
-        for i, box in enumerate(obs["boxes"]):
-            toys = [box["toys"][k] for k in TOY_KINDS]
-            self.boxes.append((toys, box["special"], box["spray"], box["cats"]))
-            for x, y in box["slots"]:
-                self.box_of[(x, y)] = i
+        cards = [CARD[entry[2]] for entry in obs["layout"]]
+        for i, (members, _open_sides, cats) in enumerate(obs["boxes"]):
+            toys, special, spray = [0] * len(TOY_KINDS), 0, 0
+            for index in members:
+                card = cards[index]
+                toys = [a + b for a, b in zip(toys, card.toys, strict=True)]
+                special += card.special
+                spray += card.spray
+                self.box_of[slots[index]] = i
+            self.boxes.append((toys, special, spray, cats))
         self.totals = [0] * self.players
         for toys, special, spray, cats in self.boxes:
             self._add(self.totals, cats, value(toys, special, spray), +1)
@@ -122,17 +129,17 @@ class View:
         return sorted(empty, key=lambda s: (s[1], s[0]))
 
     # -- candidate values --------------------------------------------------------------
-    def box_card(self, card: dict[str, Any], slot: Slot, rot: int) -> float:
+    def box_card(self, card: Card, slot: Slot, rot: int) -> float:
         """Value of placing ``card`` at ``slot``, counting the awake cat it would allow."""
-        mask = rotate(edge_mask(card["edges"]), rot)
-        toys = [card["toys"].get(k, 0) for k in TOY_KINDS]
+        mask = rotate(MASK[card.id], rot)
+        toys = list(card.toys)
         merged, seams = self.joined(slot, mask)
         none = [0] * self.players
-        best: float = self.gain(merged, toys, card["special"], card["spray"], none)
+        best: float = self.gain(merged, toys, card.special, card.spray, none)
         if seams and self.supply and self.may_add_cat(merged):
             mine = none[:]
             mine[self.me] = 1
-            with_cat = self.gain(merged, toys, card["special"], card["spray"], mine)
+            with_cat = self.gain(merged, toys, card.special, card.spray, mine)
             best = max(best, with_cat - self.cat_cost())
         return best
 
@@ -158,10 +165,10 @@ class View:
         less[owner] = -1
         return self.gain([self.box_of[cat_slot]], [0] * len(TOY_KINDS), 0, 0, less)
 
-    def best_card_play(self, card: dict[str, Any], targets: dict[str, tuple[Slot, int]]) -> float:
-        if card["kind"] == "princess":
+    def best_card_play(self, card: Card, targets: dict[str, tuple[Slot, int]]) -> float:
+        if card.kind == "princess":
             return max((self.princess(*targets[c]) for c in targets), default=0.0)
-        rots = (0,) if rotate(edge_mask(card["edges"]), 1) == edge_mask(card["edges"]) else (0, 1)
+        rots = (0,) if rotate(MASK[card.id], 1) == MASK[card.id] else (0, 1)
         return max(self.box_card(card, s, r) for s in self.frontier() for r in rots)
 
 
@@ -170,13 +177,18 @@ def value(toys: list[int], special: int, spray: int) -> int:
     return max(toys) + SPECIAL_TOY_VALUE * special - SPRAY_PENALTY * spray
 
 
+def cat_owner(cat_id: str) -> int:
+    """The seat of a cat card id ``C<seat>-<k>``."""
+    return int(cat_id[1 : cat_id.index("-")])
+
+
 def rival_cats(obs: dict[str, Any]) -> dict[str, tuple[Slot, int]]:
     """Rival cats in the layout: id -> (a slot of the box holding it, owner)."""
     me = obs["seat"]
-    found = {c["cat"]: ((c["seam"][0], c["seam"][1]), c["owner"]) for c in obs["awake_cats"]}
-    for entry in obs["layout"]:
-        if entry["kind"] == "sleeping_cat":
-            found[entry["card"]] = ((entry["slot"][0], entry["slot"][1]), entry["owner"])
+    found = {cat: ((x, y), cat_owner(cat)) for x, y, cat in obs["awake_cats"]}
+    for x, y, card_id, _rot in obs["layout"]:
+        if CARD[card_id].kind == "cat":
+            found[card_id] = ((x, y), cat_owner(card_id))
     return {cat: place for cat, place in found.items() if place[1] != me}
 
 
@@ -184,7 +196,7 @@ def score_action(view: View, obs: dict[str, Any], action: Action) -> float:
     """The greedy value of one legal action."""
     kind = action["type"]
     if kind == "place_box":
-        card = obs["catalog"][obs["pending"]["card"]]
+        card = CARD[obs["pending"]["card"]]
         return view.box_card(card, (action["x"], action["y"]), action["rot"])
     if kind == "sleeping_cat":
         return view.sleeping_cat((action["x"], action["y"]))
@@ -193,10 +205,10 @@ def score_action(view: View, obs: dict[str, Any], action: Action) -> float:
     if kind == "princess":
         return view.princess(*rival_cats(obs)[action["cat"]])
     if kind == "select_card":
-        return view.best_card_play(obs["catalog"][action["card"]], rival_cats(obs))
+        return view.best_card_play(CARD[action["card"]], rival_cats(obs))
     if kind == "draw_and_play":
         targets = rival_cats(obs)
-        plays = [view.best_card_play(obs["catalog"][c], targets) for c in obs["hand"]]
+        plays = [view.best_card_play(CARD[c], targets) for c in obs["hand"]]
         return max(plays, default=0.0)
     return 0.0  # no_cat, pass, discards
 
@@ -212,4 +224,4 @@ def choose(observation: dict[str, Any], legal: list[Action], game: GameInfo) -> 
 
 
 if __name__ == "__main__":
-    run(choose, name="if-it-fits-greedy", version="1")
+    run(choose, name="if-it-fits-greedy", version="2")

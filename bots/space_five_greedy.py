@@ -96,11 +96,13 @@ def choose_bonus(layout: Layout, hand: list[int], legal: list[Action]) -> int:
 def choose(observation: dict[str, Any], legal: list[Action], game: GameInfo) -> int:
     if len(legal) == 1:
         return 0
-    layout: Layout = {(p["x"], p["y"]): CODE_OF[p["card"]] for p in observation["layout"]}
+    entries = observation["layout"]  # [x, y, "C4"] per card, this play's cards last
+    layout: Layout = {(x, y): CODE_OF[card] for x, y, card in entries}
     hand = [CODE_OF[c] for c in observation["hand"]]
     phase = observation["phase"]
     if phase in ("turn_start", "placing"):
-        placed = [(p["x"], p["y"]) for p in observation["pending"]["placed"]]
+        count = observation["pending"]["placed"]
+        placed = [(x, y) for x, y, _ in entries[len(entries) - count :]]
         return choose_placement(layout, placed, hand, legal)
     if phase == "bonus":
         return choose_bonus(layout, hand, legal)
@@ -115,4 +117,4 @@ def choose(observation: dict[str, Any], legal: list[Action], game: GameInfo) -> 
 
 
 if __name__ == "__main__":
-    run(choose, name="space-five-greedy", version="1")
+    run(choose, name="space-five-greedy", version="2")

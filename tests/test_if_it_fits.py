@@ -8,6 +8,7 @@ import pytest
 
 from engines.base import IllegalAction
 from engines.if_it_fits import ENGINE
+from engines.if_it_fits.data import CARDS, TOY_KINDS
 from engines.if_it_fits.geometry import Layout, slot_code, slot_xy
 from engines.if_it_fits.rules import (
     INDEX,
@@ -88,7 +89,27 @@ def awake(state: IfItFitsState, cat: str, x: int, y: int) -> None:
 
 
 def box_at(state: IfItFitsState, x: int, y: int) -> dict[str, Any]:
-    return next(b for b in state.observation(0)["boxes"] if [x, y] in b["slots"])
+    """The compact box of the observation holding slot (x, y), spelled out as a dict."""
+    obs = state.observation(0)
+    where = [entry[:2] for entry in obs["layout"]]
+    for members, open_sides, cats in obs["boxes"]:
+        slots = sorted((where[i] for i in members), key=lambda xy: (xy[1], xy[0]))
+        if [x, y] in slots:
+            rows = [CARDS[INDEX[obs["layout"][i][2]]] for i in members]
+            toys = [sum(column) for column in zip(*(row.toys for row in rows), strict=True)]
+            special = sum(row.special for row in rows)
+            spray = sum(row.spray for row in rows)
+            return {
+                "slots": slots,
+                "open_sides": open_sides,
+                "closed": open_sides == 0,
+                "cats": cats,
+                "toys": dict(zip(TOY_KINDS, toys, strict=True)),
+                "special": special,
+                "spray": spray,
+                "value": max(toys) + 2 * special - spray,
+            }
+    raise AssertionError(f"no box holds ({x}, {y})")
 
 
 def scores(state: IfItFitsState) -> list[float]:
@@ -101,7 +122,7 @@ def scores(state: IfItFitsState) -> list[float]:
 def test_t1_setup_and_legal_list_sizes() -> None:
     state = ENGINE.new_game(2, 5, {})
     obs = state.observation(0)
-    assert [e["slot"] for e in obs["layout"]] == [[0, 0], [0, 1]]
+    assert [e[:2] for e in obs["layout"]] == [[0, 0], [0, 1]]
     assert obs["deck_size"] == 76 and obs["hand_sizes"] == [2, 2]
     assert obs["cat_supply"] == [5, 5] and state.to_move() == 0
     frontier = [(x, y) for x, y in map(slot_xy, state.layout.frontier_slots())]
@@ -187,7 +208,7 @@ def test_t4_open_box_scoring_and_princess_on_awake_cat() -> None:
     state.apply({"type": "princess", "cat": "C1-1"})
     obs = state.observation(0)
     assert obs["cat_supply"] == [5, 5]
-    assert obs["seam_princesses"] == [{"seam": [0, 0], "card": "P1"}]
+    assert obs["seam_princesses"] == [[0, 0, "P1"]]
     assert obs["awake_cats"] == []
     assert box_at(state, 0, 0)["cats"] == [0, 0]
     assert scores(state) == [0.0, 0.0]
@@ -247,7 +268,7 @@ def test_t6_sleeping_cat_tie_for_majority_both_score() -> None:
     state.apply({"type": "princess", "cat": "C1-1"})
     assert state.observation(1)["cat_supply"] == [4, 5]
     entry = state.observation(0)["layout"][-1]
-    assert entry == {"slot": [0, 1], "card": "P1", "kind": "princess"}
+    assert entry == [0, 1, "P1", 0]
     after = box_at(state, 0, 0)
     assert after["slots"] == box["slots"] and after["open_sides"] == 4
     assert after["cats"] == [1, 0]
@@ -472,10 +493,10 @@ def test_observation_hides_other_hands_and_reports_events() -> None:
     state.apply(DRAW)
     obs1 = state.observation(1)
     assert obs1["hand_sizes"] == [3, 2] and len(obs1["hand"]) == 2
-    assert obs1["events"] == [{"seat": 0, "type": "draw_and_play", "drew": True}]
+    assert obs1["events"] == [[0, "draw_and_play", True]]
     assert state.observation(0)["events"] == []
-    assert set(obs1["catalog"]) == set(obs1["hand"])
-    text = "".join(str(v) for k, v in obs1.items() if k not in ("hand", "catalog"))
+    assert "catalog" not in obs1  # card data is data.CARDS, looked up by id
+    text = "".join(str(v) for k, v in obs1.items() if k != "hand")
     assert not any(state.observation(0)["hand"][i] in text for i in range(3))
 
 

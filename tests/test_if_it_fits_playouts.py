@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from itertools import chain
+from typing import Any
 
 import pytest
 
@@ -12,11 +13,13 @@ from arena.sdk import Choose
 from bots import if_it_fits_greedy
 from bots import random as random_bot
 from engines.if_it_fits import ENGINE
+from engines.if_it_fits.data import CARDS
 from engines.if_it_fits.geometry import (
     ALL_OPEN,
     DIRECTIONS,
     Layout,
     flood_fill_boxes,
+    rotate,
     slot_code,
     slot_xy,
 )
@@ -24,7 +27,9 @@ from engines.if_it_fits.rules import (
     BOX_TYPES,
     CARD_IDS,
     FIRST_CAT,
+    INDEX,
     KINDS,
+    MASKS,
     PLACE_BOX,
     PRINCESS,
     START_CARDS,
@@ -60,12 +65,41 @@ def check_invariants(state: IfItFitsState) -> None:
     unused_cats = set(range(FIRST_CAT + 5 * state.players, len(CARD_IDS)))
     assert set(cards) | unused_starts | unused_cats == ALL_CARDS, "a card was lost"
     assert len(unused_starts) == 5 - state.players
-    slots = [tuple(e["slot"]) for e in state.entries]
+    slots = [tuple(e[:2]) for e in state.entries]
     assert len(slots) == len(set(slots)) == len(state.slot_card), "two cards share a slot"
     for seam in chain(state.awake, state.seam_princess):
         for code in (seam, seam + 1):
             assert KINDS[state.slot_card[code]] in BOX_TYPES, "a seam off two box cards"
     assert not set(state.awake) & set(state.seam_princess)
+    check_compact_observation(state)
+
+
+def check_compact_observation(state: IfItFitsState) -> None:
+    """The compact observation (ids + rot, box lists) reproduces the engine's geometry."""
+    obs = state.observation(0)
+    layout = obs["layout"]
+    assert len(layout) == len(state.slot_card)
+    for x, y, card, rot in layout:
+        code = slot_code(x, y)
+        assert CARD_IDS[state.slot_card[code]] == card
+        assert rotate(MASKS[INDEX[card]], rot) == state.layout.open[code]
+    boxes = {
+        frozenset(slot_code(*layout[i][:2]) for i in members): (sides, cats, toys(layout, members))
+        for members, sides, cats in obs["boxes"]
+    }
+    assert boxes == {
+        frozenset(b.members): (b.open_sides, b.cats, [*b.toys, b.special, b.spray])
+        for b in state.layout.boxes.values()
+    }
+
+
+def toys(layout: list[list[Any]], members: list[int]) -> list[int]:
+    """Toys per kind, special toys and sprays of a box, summed from the card table."""
+    rows = [CARDS[INDEX[layout[i][2]]] for i in members]
+    return [sum(r.toys[k] for r in rows) for k in range(4)] + [
+        sum(r.special for r in rows),
+        sum(r.spray for r in rows),
+    ]
 
 
 def check_boxes_against_flood_fill(layout: Layout) -> None:

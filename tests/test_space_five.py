@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from engines.base import IllegalAction, OptionError
+from engines.base import Action, IllegalAction, OptionError
 from engines.space_five import ENGINE
 from engines.space_five.rules import (
     CODE_OF,
@@ -65,7 +65,7 @@ def place(card: str, x: int, y: int) -> dict[str, object]:
     return {"type": "place", "card": card, "x": x, "y": y}
 
 
-DONE = {"type": "done"}
+DONE: Action = {"type": "done"}
 
 
 def places(state: SpaceFiveState) -> set[tuple[str, int, int]]:
@@ -77,7 +77,8 @@ def hand_of(state: SpaceFiveState, seat: int) -> list[str]:
 
 
 def last_play(state: SpaceFiveState) -> dict[str, object]:
-    return [e for e in state.events if e["kind"] == "play"][-1]
+    turn, seat, _, cards, bonus = [e for e in state.events if e[2] == "play"][-1]
+    return {"turn": turn, "seat": seat, "cards": cards, "bonus": bonus}
 
 
 # -- S1..S12: what a legal play is, and its bonus ------------------------------------------
@@ -294,7 +295,7 @@ def test_s13_exchange() -> None:
     assert hand_of(state, 0) == ["A1", "C3", "D4", "D5", "E5"]
     assert len(state.stacks[0]) == 30 and state.stacks[0][-2:] == expected
     assert state.turns_without_play == 1 and state.active == 1
-    assert state.events[-1] == {"turn": 0, "seat": 0, "kind": "exchange", "count": 2}
+    assert state.events[-1] == [0, 0, "exchange", 2]
 
 
 def test_s13_exchange_with_short_stack() -> None:
@@ -441,7 +442,7 @@ def test_handicap_deal_counts() -> None:
 def test_multi_round_totals_and_rotating_start() -> None:
     state = ENGINE.new_game(2, 3, {"rounds": 3})
     rng = random.Random(3)
-    starts = []
+    starts: list[int] = []
     while state.to_move() is not None:
         fresh = state.turn == state.round_start_turn and state.phase is Phase.TURN_START
         if fresh and len(starts) == state.round:

@@ -83,7 +83,7 @@ class Box:
         self.members = members  # slot codes
         self.first = min(members)  # smallest slot code: a stable order for boxes
         self.open_sides = 0  # open edges facing an empty slot
-        self.json: dict[str, Any] | None = None  # cached observation view, reset on change
+        self.json: list[Any] | None = None  # cached observation view, reset on change
 
     def copy(self) -> Box:
         twin = Box(self.toys[:], self.special, self.spray, self.cats[:], self.members[:])

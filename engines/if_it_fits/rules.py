@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Mapping
+from itertools import chain
 from typing import Any
 
 from engines.base import (
@@ -33,13 +34,11 @@ from engines.base import (
 )
 from engines.if_it_fits import data
 from engines.if_it_fits.geometry import (
-    ALL_OPEN,
     Box,
     E,
     Layout,
     W,
     edge_mask,
-    mask_edges,
     rotate,
     slot_code,
     slot_xy,
@@ -76,19 +75,6 @@ def cat_owner(card: int) -> int:
     return (card - FIRST_CAT) // data.CATS_PER_SEAT
 
 
-def _card_json(i: int) -> dict[str, Any]:
-    card = data.CARDS[i]
-    return {
-        "kind": card.kind,
-        "edges": card.edges,
-        "toys": dict(zip(data.TOY_KINDS, card.toys, strict=True)),
-        "special": card.special,
-        "spray": card.spray,
-    }
-
-
-CATALOG: tuple[dict[str, Any], ...] = tuple(_card_json(i) for i in range(len(data.CARDS)))
-
 # Shared, read-only action objects (legal lists are built from these, never copied).
 DRAW: Action = {"type": "draw_and_play"}
 PASS: Action = {"type": "pass"}
@@ -97,28 +83,65 @@ PRINCESS_DISCARD: Action = {"type": "princess_discard"}
 NO_CAT: Action = {"type": "no_cat"}
 SELECT_ACTIONS: tuple[Action, ...] = tuple({"type": SELECT, "card": c} for c in CARD_IDS)
 PRINCESS_ACTIONS: tuple[Action, ...] = tuple({"type": PRINCESS, "cat": c} for c in CARD_IDS)
-_SLOT_ACTIONS: dict[int, tuple[Action, Action, Action, Action]] = {}
 
 
-def _slot_actions(code: int) -> tuple[Action, Action, Action, Action]:
-    """The actions naming a slot: place_box rot 0 and rot 1, sleeping_cat, and place_cat on
-    the seam between this slot and its East neighbour (memoised, shared, read-only)."""
-    found = _SLOT_ACTIONS.get(code)
-    if found is None:
+class _SlotActions(dict[int, tuple[Action, Action, Action, Action]]):
+    """Slot code -> the actions naming that slot: place_box rot 0 and rot 1, sleeping_cat,
+    and place_cat on the seam between this slot and its East neighbour (built on first use,
+    shared, read-only). ``ROT0``, ``BOTH_ROTS`` and ``SLEEPING`` are views of the same
+    objects, so legal lists are built with C-level ``map`` lookups."""
+
+    def __missing__(self, code: int) -> tuple[Action, Action, Action, Action]:
         x, y = slot_xy(code)
-        found = (
+        found = self[code] = (
             {"type": PLACE_BOX, "x": x, "y": y, "rot": 0},
             {"type": PLACE_BOX, "x": x, "y": y, "rot": 1},
             {"type": "sleeping_cat", "x": x, "y": y},
             {"type": PLACE_CAT, "x": x, "y": y},
         )
-        _SLOT_ACTIONS[code] = found
-    return found
+        _ROT0[code], _BOTH[code], _SLEEPING[code] = found[0], found[:2], found[2]
+        return found
+
+
+class _View(dict[int, Any]):
+    """One element of :data:`_SLOT_ACTIONS` per slot code, filled on first use."""
+
+    def __missing__(self, code: int) -> Any:
+        _SLOT_ACTIONS[code]
+        return self[code]
+
+
+_SLOT_ACTIONS = _SlotActions()
+_ROT0: dict[int, Action] = _View()
+_BOTH: dict[int, tuple[Action, Action]] = _View()
+_SLEEPING: dict[int, Action] = _View()
+
+
+def _slot_actions(code: int) -> tuple[Action, Action, Action, Action]:
+    return _SLOT_ACTIONS[code]
 
 
 def _slot_json(code: int) -> list[int]:
     x, y = slot_xy(code)
     return [x, y]
+
+
+class _SlotXY(dict[int, tuple[int, int]]):
+    """Slot code -> (x, y), filled on first use."""
+
+    def __missing__(self, code: int) -> tuple[int, int]:
+        xy = self[code] = slot_xy(code)
+        return xy
+
+
+_XY = _SlotXY()
+
+
+def _entry(card: int, code: int, rot: int) -> list[Any]:
+    """A layout entry of the observation: ``[x, y, card id, rot]`` (rot 0 for cats and
+    Princesses; edges and contents are the card's row of ``data.CARDS``, turned by rot)."""
+    x, y = _XY[code]
+    return [x, y, CARD_IDS[card], rot]
 
 
 # -- options -----------------------------------------------------------------------------
@@ -158,7 +181,9 @@ class IfItFitsState(GameState):
         self.rng = derive_rng(seed, "deal")
         self.layout = Layout(players)
         self.slot_card: dict[int, int] = {}  # slot -> card index (box, sleeping cat, Princess)
-        self.entries: list[dict[str, Any]] = []  # observation view of the layout, append-only
+        # observation view of the layout, append-only: [x, y, card, rot] per slot (a Princess
+        # that takes a sleeping cat's place replaces its entry with a new list)
+        self.entries: list[list[Any]] = []
         self.entry_at: dict[int, int] = {}  # slot -> index in entries
         self.awake: dict[int, int] = {}  # seam (its western slot) -> awake cat
         self.seam_princess: dict[int, int] = {}  # seam -> Princess lying there
@@ -178,9 +203,9 @@ class IfItFitsState(GameState):
         self.pending: int | None = None  # card being resolved this turn
         self.pending_slot: int | None = None
         self.seams: list[int] = []  # legal seams in phase place_cat
-        self.events: list[dict[str, Any]] = []  # public log
+        self.events: list[list[Any]] = []  # public log: [seat, type, *arguments]
         self.marks = [0] * players  # per seat: len(events) right after its last decision
-        self._boxes_view: list[dict[str, Any]] | None = None
+        self._boxes_view: list[list[Any]] | None = None
         self._deal()
 
     def _deal(self) -> None:
@@ -209,11 +234,9 @@ class IfItFitsState(GameState):
     def _legal(self) -> list[Action]:
         phase, seat = self.phase, self.current
         if phase == TURN:
-            legal: list[Action] = []
-            if self.hands[seat] or self.deck:
-                legal.append(DRAW)
+            legal: list[Action] = [DRAW] if self.hands[seat] or self.deck else []
             if self.supply[seat]:
-                legal.extend(_slot_actions(c)[2] for c in self.layout.sleeping_slots())
+                legal.extend(map(_SLEEPING.__getitem__, self.layout.sleeping_slots()))
             return legal or [PASS]
         if phase == SELECT:
             return [SELECT_ACTIONS[c] for c in self.hands[seat]]
@@ -239,15 +262,15 @@ class IfItFitsState(GameState):
             ]
             return legal or [DISCARD]
         if SYMMETRIC[card]:
-            return [_slot_actions(c)[0] for c in slots]
-        return [a for c in slots for a in _slot_actions(c)[:2]]
+            return list(map(_ROT0.__getitem__, slots))
+        return list(chain.from_iterable(map(_BOTH.__getitem__, slots)))
 
     def _play(self, action: Action) -> None:
         seat, pending = self.current, self.pending
         kind = action.get("type")
-        event: dict[str, Any] = {"seat": seat, "type": kind}
+        event: list[Any] = [seat, kind]
         if kind == "draw_and_play":
-            event["drew"] = bool(self.deck)
+            event.append(bool(self.deck))
             if self.deck:
                 insort(self.hands[seat], self.deck.pop())
             self.phase = SELECT
@@ -257,17 +280,17 @@ class IfItFitsState(GameState):
             self._lay(cat, code, 0)
             self.cat_place[cat] = (False, code)
             self._count_cat(code, seat, +1)
-            event.update(cat=CARD_IDS[cat], x=action["x"], y=action["y"])
+            event += (CARD_IDS[cat], action["x"], action["y"])
             self._end_turn()
         elif kind == SELECT:
             card = INDEX[action["card"]]
             self.hands[seat].remove(card)
             self.pending = card
             self.phase = PRINCESS if KINDS[card] == data.PRINCESS else PLACE_BOX
-            event["card"] = action["card"]
+            event.append(action["card"])
         elif kind == PLACE_BOX:
             assert pending is not None
-            event.update(card=CARD_IDS[pending], x=action["x"], y=action["y"], rot=action["rot"])
+            event += (CARD_IDS[pending], action["x"], action["y"], action["rot"])
             self._place_box(action["x"], action["y"], action["rot"])
         elif kind == PLACE_CAT:
             cat = self.supply[seat].pop(0)
@@ -275,16 +298,16 @@ class IfItFitsState(GameState):
             self.awake[code] = cat
             self.cat_place[cat] = (True, code)
             self._count_cat(code, seat, +1)
-            event.update(cat=CARD_IDS[cat], x=action["x"], y=action["y"])
+            event += (CARD_IDS[cat], action["x"], action["y"])
             self._end_turn()
         elif kind == PRINCESS:
             assert pending is not None
-            event.update(card=CARD_IDS[pending], cat=action["cat"])
+            event += (CARD_IDS[pending], action["cat"])
             self._princess(INDEX[action["cat"]])
             self._end_turn()
         elif kind in ("discard", "princess_discard"):
             assert pending is not None
-            event["card"] = CARD_IDS[pending]
+            event.append(CARD_IDS[pending])
             self.discard.append(pending)
             self._end_turn()
         elif kind in ("no_cat", "pass"):
@@ -302,22 +325,9 @@ class IfItFitsState(GameState):
         box = self.layout.place(code, mask, row.toys, row.special, row.spray)
         self.slot_card[code] = card
         self.entry_at[code] = len(self.entries)
-        self.entries.append(self._entry(card, code, rot, mask))
+        self.entries.append(_entry(card, code, rot))
         self._boxes_view = None
         return box
-
-    def _entry(self, card: int, code: int, rot: int, mask: int) -> dict[str, Any]:
-        kind = KINDS[card]
-        entry: dict[str, Any] = {"slot": _slot_json(code), "card": CARD_IDS[card]}
-        if kind == data.CAT:
-            entry.update(kind="sleeping_cat", owner=cat_owner(card))
-        elif kind == data.PRINCESS:
-            entry["kind"] = "princess"
-        else:
-            entry.update(kind=kind, rot=rot, edges=mask_edges(mask))
-            catalog = CATALOG[card]
-            entry.update(toys=catalog["toys"], special=catalog["special"], spray=catalog["spray"])
-        return entry
 
     def _place_box(self, x: int, y: int, rot: int) -> None:
         seat, card = self.current, self.pending
@@ -369,7 +379,7 @@ class IfItFitsState(GameState):
             self.seam_princess[code] = princess
         else:
             self.slot_card[code] = princess
-            self.entries[self.entry_at[code]] = self._entry(princess, code, 0, ALL_OPEN)
+            self.entries[self.entry_at[code]] = _entry(princess, code, 0)
 
     def _end_turn(self) -> None:
         self.pending = self.pending_slot = None
@@ -383,9 +393,7 @@ class IfItFitsState(GameState):
     # -- observation -------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` knows: the whole public table plus its own hand, nothing else."""
-        hand = self.hands[seat]
         pending = self.pending
-        shown = [*hand, pending] if pending is not None else hand
         return {
             "seat": seat,
             "to_move": self.to_move(),
@@ -395,17 +403,13 @@ class IfItFitsState(GameState):
             "deck_size": len(self.deck),
             "removed": len(self.removed),
             "discard": [CARD_IDS[c] for c in self.discard],
-            "hand": [CARD_IDS[c] for c in hand],
+            "hand": [CARD_IDS[c] for c in self.hands[seat]],
             "hand_sizes": [len(h) for h in self.hands],
             "cat_supply": [len(s) for s in self.supply],
-            "layout": list(self.entries),
-            "awake_cats": [
-                {"seam": _slot_json(s), "cat": CARD_IDS[c], "owner": cat_owner(c)}
-                for s, c in sorted(self.awake.items())
-            ],
+            "layout": self.entries[:],
+            "awake_cats": [[*_XY[s], CARD_IDS[c]] for s, c in sorted(self.awake.items())],
             "seam_princesses": [
-                {"seam": _slot_json(s), "card": CARD_IDS[c]}
-                for s, c in sorted(self.seam_princess.items())
+                [*_XY[s], CARD_IDS[c]] for s, c in sorted(self.seam_princess.items())
             ],
             "boxes": self._boxes(),
             "pending": None
@@ -414,16 +418,18 @@ class IfItFitsState(GameState):
                 "card": CARD_IDS[pending],
                 "slot": None if self.pending_slot is None else _slot_json(self.pending_slot),
             },
-            "catalog": {CARD_IDS[c]: CATALOG[c] for c in shown},
             "events": self.events[self.marks[seat] :],
         }
 
-    def _boxes(self) -> list[dict[str, Any]]:
+    def _boxes(self) -> list[list[Any]]:
         """Derived box summaries (cached per box; rebuilt only for boxes that changed)."""
         if self._boxes_view is None:
-            boxes = sorted(self.layout.boxes.values(), key=lambda b: b.first)
-            self._boxes_view = [b.json or _box_json(b) for b in boxes]
-        return list(self._boxes_view)
+            entry_at = self.entry_at
+            self._boxes_view = [
+                b.json or _box_json(b, entry_at)
+                for b in sorted(self.layout.boxes.values(), key=_first)
+            ]
+        return self._boxes_view[:]
 
     # -- scoring -----------------------------------------------------------------------
     def result(self) -> Result:
@@ -537,11 +543,11 @@ class IfItFitsState(GameState):
                 lines.append(f"seat {s} hand: {len(hand)} cards")
         if self.pending is not None:
             lines.append(f"being played: {CARD_IDS[self.pending]}")
-        for box in self._boxes():
-            if any(box["cats"]):
+        for box in sorted(self.layout.boxes.values(), key=_first):
+            if any(box.cats):
                 lines.append(
-                    f"box at {box['slots'][0]}: cats {box['cats']} value {box['value']}"
-                    f"{' closed' if box['closed'] else ''}"
+                    f"box at {_slot_json(box.first)}: cats {box.cats} value {box_value(box)}"
+                    f"{' closed' if box.open_sides == 0 else ''}"
                 )
         return "\n".join(lines)
 
@@ -582,17 +588,14 @@ def _picture_cell(card: int, mask: int) -> tuple[str, str, int]:
     return row.id, letters + "*" * row.special + "!" * row.spray, mask
 
 
-def _box_json(box: Box) -> dict[str, Any]:
-    view = {
-        "slots": [_slot_json(code) for code in sorted(box.members)],
-        "open_sides": box.open_sides,
-        "closed": box.open_sides == 0,
-        "cats": box.cats[:],
-        "toys": dict(zip(data.TOY_KINDS, box.toys, strict=True)),
-        "special": box.special,
-        "spray": box.spray,
-        "value": box_value(box),
-    }
+def _first(box: Box) -> int:
+    return box.first
+
+
+def _box_json(box: Box, entry_at: Mapping[int, int]) -> list[Any]:
+    """``[layout indices of its cards, open sides, cats per seat]``: the contents are the sum
+    of the member cards' rows in ``data.CARDS`` (sleeping cats and Princesses are empty)."""
+    view = [sorted([entry_at[code] for code in box.members]), box.open_sides, box.cats[:]]
     box.json = view
     return view
 
@@ -602,7 +605,7 @@ class IfItFitsEngine:
 
     name = "if-it-fits"
     title = "If It Fits (Jolly Dutch)"
-    version = "1"
+    version = "2"
     min_players = 2
     max_players = 5
 

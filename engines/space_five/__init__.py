@@ -21,7 +21,7 @@ class SpaceFiveEngine:
 
     name = "space-five"
     title = "Space Five (Piątka z kosmosu)"
-    version = "1"
+    version = "2"
     min_players = 1
     max_players = 4
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -97,12 +97,14 @@ class Placement:
     y: int
     card: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {"x": self.x, "y": self.y, "card": self.card}
+    def to_json(self) -> list[Any]:
+        """The observation's compact form ``[x, y, "C4"]``."""
+        return [self.x, self.y, self.card]
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Placement:
-        return cls(int(data["x"]), int(data["y"]), str(data["card"]))
+    def from_json(cls, data: Sequence[Any]) -> Placement:
+        x, y, card = data
+        return cls(int(x), int(y), str(card))
 
     def __repr__(self) -> str:
         return f"Placement({self.x}, {self.y}, {self.card!r})"
@@ -134,7 +136,7 @@ class SpaceFiveState(GameState):
         self.round = 0
         self.round_scores: list[list[int]] = []
         self.round_reasons: list[str] = []
-        self.events: list[dict[str, Any]] = []
+        self.events: list[list[Any]] = []  # [turn, seat, kind, *values] (order per kind)
         self.seen = [0] * players  # index into events after each seat's last action
         self.turn = 0  # completed turns, whole game
         self.outcome: dict[str, Any] | None = None
@@ -148,7 +150,7 @@ class SpaceFiveState(GameState):
         self.rng.shuffle(deck)
         start = deck[0]
         self.layout: Layout = {(0, 0): start}
-        self.layout_json: list[dict[str, Any]] = [{"x": 0, "y": 0, "card": NAMES[start]}]
+        self.layout_json: list[list[Any]] = [[0, 0, NAMES[start]]]
         self.frontier: dict[Cell, int] = {}
         self._refresh_frontier(0, 0)
         self.stacks: list[list[int]] = []
@@ -172,7 +174,7 @@ class SpaceFiveState(GameState):
         self.placed: list[Cell] = []
         self.picked: list[int] = []
         self.bonus_left = 0
-        self._log(self.active, "round_start", round=self.round, start_card=NAMES[start])
+        self._log(self.active, "round_start", self.round, NAMES[start])
         self._begin_turn()
 
     def _exchange(self) -> None:
@@ -185,7 +187,7 @@ class SpaceFiveState(GameState):
         self.stacks[seat].extend(picked)
         self.groups[seat].append((tuple(picked), len(picked)))
         self._draw(seat, len(picked))
-        self._log(seat, "exchange", count=len(picked))
+        self._log(seat, "exchange", len(picked))
         self.picked = []
         self._end_turn(played=False)
 
@@ -198,7 +200,7 @@ class SpaceFiveState(GameState):
         if phase is Phase.TURN_START:
             if self.solo:
                 return _place_actions(self.solo_starts)
-            return [*_place_actions(self._start_moves()), EXCHANGE]
+            return [*map(_PLACE.__getitem__, self._start_keys()), EXCHANGE]
         if phase is Phase.PLACING:
             moves = self._placing_moves()
             if self.solo and len(self.placed) < SOLO_MIN_PLAY:
@@ -229,20 +231,25 @@ class SpaceFiveState(GameState):
             return [{"type": "solo_discard", "card": NAMES[c]} for c in _distinct(hand)]
         return []
 
-    def _start_moves(self) -> list[tuple[int, Cell]]:
-        """Single-card legal plays from the active hand: (card, cell), canonical order."""
+    def _start_keys(self) -> list[tuple[int, int, int]]:
+        """Single-card legal plays from the active hand as (card, y, x), canonical order."""
         hand_mask = 0
         for code in self.hands[self.active]:
             hand_mask |= 1 << code
-        moves = []
-        for cell, mask in self.frontier.items():
+        moves: list[tuple[int, int, int]] = []
+        append = moves.append
+        for (x, y), mask in self.frontier.items():
             fits = mask & hand_mask
             while fits:
                 low = fits & -fits
-                moves.append((low.bit_length() - 1, cell[1], cell[0]))
+                append((low.bit_length() - 1, y, x))
                 fits ^= low
         moves.sort()
-        return [(code, (x, y)) for code, y, x in moves]
+        return moves
+
+    def _start_moves(self) -> list[tuple[int, Cell]]:
+        """Single-card legal plays from the active hand: (card, cell), canonical order."""
+        return [(code, (x, y)) for code, y, x in self._start_keys()]
 
     def _placing_moves(self) -> list[tuple[int, Cell]]:
         """Legal next placements once at least one card of the play is down."""
@@ -287,7 +294,7 @@ class SpaceFiveState(GameState):
         elif kind == "bonus_discard":
             self._bonus_discard(action["source"], action.get("card"))
         elif kind == "bonus_stop":
-            self._log(seat, "bonus_stop", unused=self.bonus_left)
+            self._log(seat, "bonus_stop", self.bonus_left)
             self._refill_and_end()
         elif kind == "solo_discard":
             self._solo_discard(CODE_OF[action["card"]])
@@ -298,16 +305,16 @@ class SpaceFiveState(GameState):
         seat = self.active
         self.hands[seat].remove(code)
         self.layout[cell] = code
-        self.layout_json.append({"x": cell[0], "y": cell[1], "card": NAMES[code]})
+        self.layout_json.append([cell[0], cell[1], NAMES[code]])
         self._refresh_frontier(*cell)
         self.placed.append(cell)
         self.phase = Phase.PLACING
-        self._log(seat, "place", x=cell[0], y=cell[1], card=NAMES[code])
+        self._log(seat, "place", cell[0], cell[1], NAMES[code])
         self._check_out(seat)
 
     def _finish_play(self) -> None:
         bonus = play_bonus(self.layout, self.placed)
-        self._log(self.active, "play", cards=len(self.placed), bonus=bonus)
+        self._log(self.active, "play", len(self.placed), bonus)
         if bonus:
             self.bonus_left = bonus
             self.phase = Phase.BONUS
@@ -327,7 +334,7 @@ class SpaceFiveState(GameState):
             code = self.discard.pop()
         self.box.append(code)
         self.bonus_left -= 1
-        self._log(seat, "bonus_discard", source=source)
+        self._log(seat, "bonus_discard", source)
         if not self._check_out(seat) and not self.bonus_left:
             self._refill_and_end()
 
@@ -335,7 +342,7 @@ class SpaceFiveState(GameState):
         hand = self.hands[0]
         hand.remove(code)
         self.discard.append(code)
-        self._log(0, "solo_discard", card=NAMES[code])
+        self._log(0, "solo_discard", NAMES[code])
         if len(hand) == SOLO_KEEP:
             self._refill_and_end()
 
@@ -346,12 +353,12 @@ class SpaceFiveState(GameState):
         if self.solo and need > len(self.stacks[0]):
             self.box.extend(self.hands[0])
             self.hands[0].clear()
-            self._log(0, "draw_pile_short", needed=need)
+            self._log(0, "draw_pile_short", need)
             self._end_round("draw_pile_exhausted", [0])
             return
         count = self._draw(seat, need)
         if count:
-            self._log(seat, "draw", count=count)
+            self._log(seat, "draw", count)
         self._end_turn(played=self.phase is not Phase.SOLO_DISCARD)
 
     def _end_turn(self, played: bool) -> None:
@@ -392,7 +399,7 @@ class SpaceFiveState(GameState):
         info: dict[str, Any] = {"round": self.round, "reason": reason, "winners": winners}
         if cap is not None:
             info["cap"] = cap
-        self._log(self.active, "round_end", **info, remaining=remaining)
+        self._log(self.active, "round_end", self.round, reason, winners, remaining, cap)
         self.phase = Phase.OVER
         if self.round + 1 < self.rounds:
             self.round += 1
@@ -453,8 +460,9 @@ class SpaceFiveState(GameState):
         best = min(remaining)
         return [seat for seat, left in enumerate(remaining) if left == best]
 
-    def _log(self, seat: int, kind: str, **fields: Any) -> None:
-        self.events.append({"turn": self.turn, "seat": seat, "kind": kind, **fields})
+    def _log(self, seat: int, kind: str, *values: Any) -> None:
+        """Append a public event ``[turn, seat, kind, *values]`` (values per kind: README)."""
+        self.events.append([self.turn, seat, kind, *values])
 
     def _round_score(self) -> list[int]:
         """This round's score per seat: cards left, or the discard pile in solo."""
@@ -479,14 +487,12 @@ class SpaceFiveState(GameState):
             "rounds": self.rounds,
             "turn": self.turn,
             "turns_without_play": self.turns_without_play,
-            "layout": list(self.layout_json),
+            "layout": self.layout_json[:],
             "hand": [NAMES[c] for c in self.hands[seat]],
-            "players": [
-                {"seat": s, "hand_size": len(h), "stack_size": len(st)}
-                for s, (h, st) in enumerate(zip(self.hands, self.stacks, strict=True))
-            ],
+            "hand_sizes": [len(h) for h in self.hands],
+            "stack_sizes": [len(st) for st in self.stacks],
             "pending": {
-                "placed": self.layout_json[len(self.layout_json) - len(self.placed) :],
+                "placed": len(self.placed),  # the last entries of layout are this play's
                 "exchange_picked": [NAMES[c] for c in self.picked] if seat == active else [],
                 "exchange_count": len(self.picked),
                 "bonus_left": self.bonus_left,
@@ -688,8 +694,22 @@ def _move_key(move: tuple[int, Cell]) -> tuple[int, int, int]:
     return code, y, x
 
 
+class _PlaceActions(dict[tuple[int, int, int], Action]):
+    """(card, y, x) -> the shared, read-only ``place`` action, built on first use."""
+
+    def __missing__(self, key: tuple[int, int, int]) -> Action:
+        if len(self) > 200_000:  # a bound for very long runs; entries are rebuilt on demand
+            self.clear()
+        code, y, x = key
+        action = self[key] = {"type": "place", "card": NAMES[code], "x": x, "y": y}
+        return action
+
+
+_PLACE = _PlaceActions()
+
+
 def _place_actions(moves: Iterable[tuple[int, Cell]]) -> list[Action]:
-    return [{"type": "place", "card": NAMES[c], "x": x, "y": y} for c, (x, y) in moves]
+    return [_PLACE[c, y, x] for c, (x, y) in moves]
 
 
 def _axis_mask(get: Callable[[Cell], int | None], x: int, y: int, dx: int, dy: int) -> int:
