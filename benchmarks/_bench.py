@@ -196,20 +196,6 @@ def transport_ping_pong(
     return trio.run(main)
 
 
-def orjson_encode() -> Callable[[dict[str, Any]], bytes] | None:
-    """A drop-in for ``arena.protocol.encode`` built on orjson, if it is installed."""
-    try:
-        import orjson
-    except ImportError:
-        return None
-    dumps, option = orjson.dumps, orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
-
-    def encode(message: dict[str, Any]) -> bytes:
-        return dumps(message, option=option)
-
-    return encode
-
-
 # -- the real stack: a league of trivial bots ---------------------------------------------------
 
 

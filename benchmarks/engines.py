@@ -28,7 +28,6 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _ROOT / "benchmarks":
 
 import argparse  # noqa: E402
 import cProfile  # noqa: E402
-import math  # noqa: E402
 import pstats  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
@@ -50,7 +49,6 @@ class Tally:
     observe: float = 0.0
     encode: float = 0.0
     apply: float = 0.0
-    encode_fast: float = 0.0  # the same act line with orjson (what-if; not in the total)
     sizes: int = 0
     sample: bytes = b""
     lines: list[bytes] = field(default_factory=list)
@@ -62,9 +60,6 @@ class Tally:
     @property
     def total(self) -> float:
         return self.setup + self.legal + self.observe + self.encode + self.apply
-
-
-_FAST = _bench.orjson_encode()
 
 
 def play(engine: Engine, players: int, seed: int, tally: Tally, keep: bool = False) -> None:
@@ -86,9 +81,6 @@ def play(engine: Engine, players: int, seed: int, tally: Tally, keep: bool = Fal
         t3 = clock()
         state.apply(legal[rng.randrange(len(legal))])
         t4 = clock()
-        if _FAST is not None:
-            _FAST(protocol.act(game, step, observation, legal, 1000, 10_000))
-            tally.encode_fast += clock() - t4
         tally.legal += t1 - t0
         tally.observe += t2 - t1
         tally.encode += t3 - t2
@@ -172,10 +164,6 @@ def main() -> None:
                     "pipe RT µs": rt * 1e6,
                     "cost/RT": per / rt,
                     "target": "met" if per / rt < 0.5 else "MISSED",
-                    "orjson encode": tally.encode_fast / d * 1e6 if _FAST else math.nan,
-                    "cost/RT orjson": (per - (tally.encode - tally.encode_fast) / d) / rt
-                    if _FAST
-                    else math.nan,
                 }
             )
             print(f"  {name} {players}: {per * 1e6:.1f} µs/dec, RT {rt * 1e6:.1f}", file=sys.stderr)
@@ -185,9 +173,7 @@ def main() -> None:
         "\nµs/dec = legal + obs + encode + apply (each µs per decision): legal_actions(), "
         "observation(seat), protocol.encode of the act line, checked apply(legal[i]);"
         "\npipe RT µs: one raw trio round trip with the trivial bot, act line of the mean size,"
-        " fastest of 3 short runs right after each row;\ngames/s includes new_game and result;"
-        "\norjson encode / cost/RT orjson: the same act line encoded with orjson instead of"
-        " arena.protocol.encode (a what-if for the proposed fix; n/a without orjson)."
+        " fastest of 3 short runs right after each row;\ngames/s includes new_game and result."
     )
     print(f"\ntotal time {time.perf_counter() - started:.0f} s; {_bench.machine_line()}")
 

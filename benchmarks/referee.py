@@ -30,15 +30,12 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _ROOT / "benchmarks":
     sys.path[0] = str(_ROOT)
 
 import argparse  # noqa: E402
-import contextlib  # noqa: E402
 import cProfile  # noqa: E402
 import math  # noqa: E402
 import pstats  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable, Iterator  # noqa: E402
 from typing import Any  # noqa: E402
 
-from arena import protocol  # noqa: E402
 from benchmarks import _bench  # noqa: E402
 
 
@@ -50,9 +47,6 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, nargs="*", help="concurrency levels (default 1 2 4)")
     parser.add_argument("--trials", type=int, help="interleaved trials per cell (default 3)")
     parser.add_argument("--decisions", type=int, help="decisions per arena trial")
-    parser.add_argument(
-        "--no-what-if", action="store_true", help="skip the orjson what-if arena runs"
-    )
     parser.add_argument(
         "--profile", action="store_true", help="cProfile one jobs=1 arena run per engine"
     )
@@ -66,7 +60,6 @@ def main() -> None:
     print("# Referee overhead: arena decisions/s vs raw pipe round trips/s")
     print(f"\n{_bench.machine_line()}")
     print(f"best of {trials} interleaved trials per cell, ~{decisions} decisions per arena trial")
-    fast_encode = _bench.orjson_encode() if not args.no_what_if else None
     started = time.perf_counter()
     rows = []
     for name, engine in _bench.load_engines(args.engines).items():
@@ -84,10 +77,6 @@ def main() -> None:
                 run = _bench.run_timed_league(config, jobs)
                 cells["arena"].append(run.decisions_per_s)
                 cells["wall"].append(run.decisions / run.wall_s)
-                if fast_encode is not None:
-                    with _patched_encode(fast_encode):
-                        what_if = _bench.run_timed_league(config, jobs)
-                    cells["orjson"].append(what_if.decisions_per_s)
             # timeit-style: interference from other processes only ever slows a trial down,
             # so the fastest of the interleaved trials is the least disturbed measurement
             med = {key: max(values) if values else math.nan for key, values in cells.items()}
@@ -110,7 +99,6 @@ def main() -> None:
                     "vs raw j=1": arena_rate / max(raw_one),
                     "incl. start-up": med["wall"] / raw_rate,
                     "µs/dec over raw": 1e6 / arena_rate - 1e6 / raw_rate,
-                    "what-if orjson": med["orjson"] / raw_rate,
                 }
             )
             print(
@@ -126,7 +114,7 @@ def main() -> None:
     print(f"\ntotal time {time.perf_counter() - started:.0f} s; {_bench.machine_line()}")
 
 
-_CELLS = ("raw", "transport", "arena", "wall", "orjson")
+_CELLS = ("raw", "transport", "arena", "wall")
 
 _LEGEND = """
 raw RT/s: trivial trio parent <-> trivial bot, `jobs` pairs at once, the same act line;
@@ -135,9 +123,7 @@ arena dec/s: run_league with trivial bots, from the first finished game to the l
 arena/raw: the share of the physical limit reached (target >= 0.6 at jobs=1);
 vs raw j=1: arena dec/s against one raw pipe (what extra jobs buy);
 incl. start-up: arena/raw over the whole run_league call (spawn, store, bye);
-µs/dec over raw: the referee's own cost per decision beyond one raw round trip;
-what-if orjson: arena/raw with arena.protocol.encode swapped for orjson IN THIS PROCESS
-  ONLY (a measured proposal, not the shipped arena; n/a without orjson)."""
+µs/dec over raw: the referee's own cost per decision beyond one raw round trip."""
 
 
 def _transport(config: Any, message: bytes, seconds: float, jobs: int) -> float:
@@ -146,17 +132,6 @@ def _transport(config: Any, message: bytes, seconds: float, jobs: int) -> float:
     except Exception as exc:  # arena.botproc is being reworked: report, don't stop
         print(f"transport measurement failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 0.0
-
-
-@contextlib.contextmanager
-def _patched_encode(encode: Callable[[dict[str, Any]], bytes]) -> Iterator[None]:
-    """Swap ``arena.protocol.encode`` for the duration of one measurement."""
-    original = protocol.encode
-    setattr(protocol, "encode", encode)  # noqa: B010 (a module attribute, on purpose)
-    try:
-        yield
-    finally:
-        setattr(protocol, "encode", original)  # noqa: B010
 
 
 def _profile(config: _bench.arena_config.LeagueConfig) -> None:
