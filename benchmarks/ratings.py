@@ -1,7 +1,7 @@
 """Time the standings on a large synthetic league.
 
-    python -m benchmarks.ratings                       # 100 000 games, 4 seats, 20 bots
-    python -m benchmarks.ratings --model pl --bootstrap 200
+    python benchmarks/ratings.py                       # 100 000 games, 4 seats, 20 bots
+    python benchmarks/ratings.py --model pl --bootstrap 200
 
 Prints the time to read the games.jsonl text (json.loads of every line: the floor any
 standings command pays), one fit without intervals, and the full standings with bootstrap
@@ -10,14 +10,23 @@ intervals, each also as a ratio to the reading time measured in the same run.
 
 from __future__ import annotations
 
-import argparse
-import json
-import time
+import sys
+from pathlib import Path
 
-import numpy as np
+# Run as `python benchmarks/ratings.py`, Python puts benchmarks/ first on sys.path, where
+# benchmarks/engines.py would shadow the `engines` package: put the checkout root there.
+_ROOT = Path(__file__).resolve().parent.parent
+if sys.path and Path(sys.path[0] or ".").resolve() == _ROOT / "benchmarks":
+    sys.path[0] = str(_ROOT)
 
-from arena.ratings import compute_standings
-from tests.ratings_sim import simulate_league
+import argparse  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from arena.ratings import compute_standings  # noqa: E402
+from tests.ratings_sim import simulate_league  # noqa: E402
 
 
 def main() -> None:
