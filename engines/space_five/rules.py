@@ -2,7 +2,9 @@
 
 Spec: /work/shared/rules/space-five.md. Cards are ints ``alien * 5 + background``
 (0..24) inside the engine and codes like ``"C3"`` at every edge (actions, observations).
-A set of codes is a 25-bit mask. The layout is a dict ``(x, y) -> card``.
+A set of codes is a 25-bit mask. The layout is a dict ``(x, y) -> card``; the state mirrors
+it with integer cell keys (``grid``, and ``front`` for the frontier's fit masks) for its hot
+paths, while the public helpers below keep taking ``(x, y)`` layouts.
 
 Chance (all from ``State.rng``, a ``random.Random(seed)``), in this order:
 1. each round (one round unless the ``rounds`` option says more): one ``shuffle`` of the
@@ -18,7 +20,8 @@ from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, reduce
+from operator import or_
 from typing import Any
 
 from engines.base import Action, GameState, OptionError, Result, ranks_from_scores
@@ -50,6 +53,15 @@ ALIEN_MASKS = tuple(sum(1 << (a * KINDS + b) for b in range(KINDS)) for a in ran
 BACKGROUND_MASKS = tuple(sum(1 << (a * KINDS + b) for a in range(KINDS)) for b in range(KINDS))
 DIRECTIONS = ((1, 0), (0, 1))  # H, V
 
+# Inside the state the grid is also kept with integer cell keys ``(y + OFF) * WIDE + x + OFF``
+# (neighbours are key +-1 and key +-WIDE; integer order is the (y, x) order). A layout of
+# 100 cards stays within 100 cells of the start, far inside the bounds.
+OFF = 512
+WIDE = 1024
+CELL_BITS = 20  # keys fit in 20 bits: a sort item ``code << CELL_BITS | key`` orders (code, y, x)
+CELL_MASK = (1 << CELL_BITS) - 1
+STEPS = (1, WIDE)  # H, V
+
 Cell = tuple[int, int]
 Layout = dict[Cell, int]
 
@@ -61,6 +73,16 @@ class Phase(StrEnum):
     BONUS = "bonus"
     SOLO_DISCARD = "solo_discard"
     OVER = "over"
+
+
+# module-level names for the members: cheaper than ``Phase.X`` in the hot paths
+_TURN_START = Phase.TURN_START
+_PLACING = Phase.PLACING
+_EXCHANGE_SELECT = Phase.EXCHANGE_SELECT
+_BONUS = Phase.BONUS
+_SOLO_DISCARD = Phase.SOLO_DISCARD
+_OVER = Phase.OVER
+_PHASE_TEXT: dict[Phase, str] = {phase: phase.value for phase in Phase}
 
 
 # -- value types -----------------------------------------------------------------------------
@@ -117,6 +139,12 @@ EXCHANGE_CONFIRM: Action = {"type": "exchange_confirm"}
 BONUS_STOP: Action = {"type": "bonus_stop"}
 BONUS_STACK: Action = {"type": "bonus_discard", "source": "stack"}
 BONUS_PILE: Action = {"type": "bonus_discard", "source": "discard_pile"}
+# per code (index = code), shared like the fixed actions
+PICK: tuple[Action, ...] = tuple({"type": "exchange_pick", "card": n} for n in NAMES)
+BONUS_HAND: tuple[Action, ...] = tuple(
+    {"type": "bonus_discard", "source": "hand", "card": n} for n in NAMES
+)
+SOLO_DISCARD: tuple[Action, ...] = tuple({"type": "solo_discard", "card": n} for n in NAMES)
 
 
 # -- state -----------------------------------------------------------------------------------
@@ -124,6 +152,10 @@ BONUS_PILE: Action = {"type": "bonus_discard", "source": "discard_pile"}
 
 class SpaceFiveState(GameState):
     """A game of Space Five: 1 player (solo) or 2-4 players, one or several rounds."""
+
+    grid: dict[int, int]  # the layout by integer cell key (see OFF, WIDE)
+    front: dict[int, int]  # the frontier by integer cell key: empty cell -> fit mask
+    _grid_of: Layout  # the layout dict ``grid`` mirrors
 
     def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
         super().__init__()
@@ -140,7 +172,7 @@ class SpaceFiveState(GameState):
         self.seen = [0] * players  # index into events after each seat's last action
         self.turn = 0  # completed turns, whole game
         self.outcome: dict[str, Any] | None = None
-        self.solo_starts: list[tuple[int, Cell]] = []
+        self.solo_starts: list[int] = []  # sort items ``code << CELL_BITS | key``
         self._deal_round()
 
     # -- chance ------------------------------------------------------------------------------
@@ -151,8 +183,7 @@ class SpaceFiveState(GameState):
         start = deck[0]
         self.layout: Layout = {(0, 0): start}
         self.layout_json: list[list[Any]] = [[0, 0, NAMES[start]]]
-        self.frontier: dict[Cell, int] = {}
-        self._refresh_frontier(0, 0)
+        self._sync_grid()
         self.stacks: list[list[int]] = []
         pos = 1
         for count in self.deal_counts:
@@ -172,6 +203,7 @@ class SpaceFiveState(GameState):
         self.round_start_turn = self.turn
         self.turns_without_play = 0
         self.placed: list[Cell] = []
+        self.placed_keys: list[int] = []
         self.picked: list[int] = []
         self.bonus_left = 0
         self._log(self.active, "round_start", self.round, NAMES[start])
@@ -193,87 +225,111 @@ class SpaceFiveState(GameState):
 
     # -- whose turn, what is legal -----------------------------------------------------------
     def to_move(self) -> int | None:
-        return None if self.phase is Phase.OVER else self.active
+        return None if self.phase is _OVER else self.active
+
+    def legal_actions(self) -> list[Action]:
+        """As :meth:`GameState.legal_actions` (cached, read-only), with ``to_move`` inlined."""
+        if self.phase is _OVER:
+            return []
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = self._legal()
+        return legal
 
     def _legal(self) -> list[Action]:
         phase = self.phase
-        if phase is Phase.TURN_START:
+        if phase is _TURN_START:
             if self.solo:
-                return _place_actions(self.solo_starts)
-            return [*map(_PLACE.__getitem__, self._start_keys()), EXCHANGE]
-        if phase is Phase.PLACING:
-            moves = self._placing_moves()
+                return [*map(_PLACE_ITEM.__getitem__, self.solo_starts)]
+            return [*map(_PLACE_ITEM.__getitem__, self._start_items()), EXCHANGE]
+        if phase is _PLACING:
+            items = self._placing_items()
             if self.solo and len(self.placed) < SOLO_MIN_PLAY:
                 need = SOLO_MIN_PLAY - len(self.placed) - 1
-                return _place_actions(m for m in moves if self._completes(*m, need))
-            return [*_place_actions(moves), DONE]
+                items = [i for i in items if self._completes(i >> CELL_BITS, i & CELL_MASK, need)]
+                return [*map(_PLACE_ITEM.__getitem__, items)]
+            return [*map(_PLACE_ITEM.__getitem__, items), DONE]
         hand = self.hands[self.active]
-        if phase is Phase.EXCHANGE_SELECT:
+        if phase is _EXCHANGE_SELECT:
             picks: list[Action] = []
             if len(self.picked) < MAX_EXCHANGE:
                 free = list(hand)
                 for code in self.picked:
                     free.remove(code)
-                picks = [{"type": "exchange_pick", "card": NAMES[c]} for c in _distinct(free)]
+                picks = [PICK[c] for c in _distinct(free)]
             return [*picks, EXCHANGE_CONFIRM] if self.picked else picks
-        if phase is Phase.BONUS:
-            acts: list[Action] = [
-                {"type": "bonus_discard", "source": "hand", "card": NAMES[c]}
-                for c in _distinct(hand)
-            ]
+        if phase is _BONUS:
+            acts: list[Action] = [BONUS_HAND[c] for c in _distinct(hand)]
             if self.stacks[self.active]:
                 acts.append(BONUS_STACK)
             if self.discard:
                 acts.append(BONUS_PILE)
             acts.append(BONUS_STOP)
             return acts
-        if phase is Phase.SOLO_DISCARD:
-            return [{"type": "solo_discard", "card": NAMES[c]} for c in _distinct(hand)]
+        if phase is _SOLO_DISCARD:
+            return [SOLO_DISCARD[c] for c in _distinct(hand)]
         return []
 
-    def _start_keys(self) -> list[tuple[int, int, int]]:
-        """Single-card legal plays from the active hand as (card, y, x), canonical order."""
+    def _start_items(self) -> list[int]:
+        """Single-card legal plays from the active hand as sorted ``code << CELL_BITS | key``."""
         hand_mask = 0
         for code in self.hands[self.active]:
             hand_mask |= 1 << code
-        moves: list[tuple[int, int, int]] = []
-        append = moves.append
-        for (x, y), mask in self.frontier.items():
+        items: list[int] = []
+        append = items.append
+        shifted = _SHIFTED_CODES
+        for key, mask in self.front.items():
             fits = mask & hand_mask
-            while fits:
-                low = fits & -fits
-                append((low.bit_length() - 1, y, x))
-                fits ^= low
-        moves.sort()
-        return moves
+            if fits:
+                for high in shifted[fits]:
+                    append(high | key)
+        items.sort()
+        return items
 
-    def _start_moves(self) -> list[tuple[int, Cell]]:
-        """Single-card legal plays from the active hand: (card, cell), canonical order."""
-        return [(code, (x, y)) for code, y, x in self._start_keys()]
-
-    def _placing_moves(self) -> list[tuple[int, Cell]]:
-        """Legal next placements once at least one card of the play is down."""
-        hand = _distinct(self.hands[self.active])
-        moves = [
-            (code, cell)
-            for cell, mask in placing_cells(self.layout, self.placed, self.frontier)
-            for code in hand
-            if mask >> code & 1
+    def _placing_items(self) -> list[int]:
+        """Legal next placements once a card of the play is down, sorted like start items."""
+        hand_mask = 0
+        for code in self.hands[self.active]:
+            hand_mask |= 1 << code
+        shifted = _SHIFTED_CODES
+        items = [
+            high | key
+            for key, mask in _placing_keys(self.grid, self.placed_keys, self.front)
+            if mask & hand_mask
+            for high in shifted[mask & hand_mask]
         ]
-        moves.sort(key=_move_key)
-        return moves
+        items.sort()
+        return items
 
-    def _solo_starts(self) -> list[tuple[int, Cell]]:
+    def _solo_starts(self) -> list[int]:
         """Solo first placements from which a play of at least 3 cards can be completed."""
-        return [m for m in self._start_moves() if self._completes(*m, SOLO_MIN_PLAY - 1)]
+        need = SOLO_MIN_PLAY - 1
+        hand_mask = 0
+        for code in self.hands[self.active]:
+            hand_mask |= 1 << code
+        out = []
+        for item in self._start_items():
+            code = item >> CELL_BITS
+            # a play lies in one run: its cards are distinct codes sharing the alien or the
+            # background, so the rest of the hand must hold ``need`` such codes (cheap filter)
+            rest = hand_mask & ~(1 << code)
+            if (
+                (rest & ALIEN_MASKS[code // KINDS]).bit_count() >= need
+                or (rest & BACKGROUND_MASKS[code % KINDS]).bit_count() >= need
+            ) and self._completes(code, item & CELL_MASK, need):
+                out.append(item)
+        return out
 
-    def _completes(self, code: int, cell: Cell, need: int) -> bool:
-        """Whether placing ``code`` at ``cell`` can be followed by ``need`` more placements."""
+    def _completes(self, code: int, key: int, need: int) -> bool:
+        """Whether placing ``code`` at cell ``key`` can be followed by ``need`` more placements."""
         hand = list(self.hands[self.active])
         hand.remove(code)
-        layout = dict(self.layout)
-        layout[cell] = code
-        return can_extend(layout, [*self.placed, cell], hand, need)
+        grid = self.grid  # probed in place (the cell is empty), restored below
+        grid[key] = code
+        try:
+            return _can_extend_keys(grid, [*self.placed_keys, key], hand, need)
+        finally:
+            del grid[key]
 
     # -- transitions -------------------------------------------------------------------------
     def _play(self, action: Action) -> None:
@@ -286,7 +342,7 @@ class SpaceFiveState(GameState):
         elif kind == "done":
             self._finish_play()
         elif kind == "exchange":
-            self.phase = Phase.EXCHANGE_SELECT
+            self.phase = _EXCHANGE_SELECT
         elif kind == "exchange_pick":
             self.picked.append(CODE_OF[action["card"]])
         elif kind == "exchange_confirm":
@@ -305,19 +361,22 @@ class SpaceFiveState(GameState):
         seat = self.active
         self.hands[seat].remove(code)
         self.layout[cell] = code
+        key = (cell[1] + OFF) * WIDE + cell[0] + OFF
+        self.grid[key] = code
         self.layout_json.append([cell[0], cell[1], NAMES[code]])
-        self._refresh_frontier(*cell)
+        self._refresh_front(key)
         self.placed.append(cell)
-        self.phase = Phase.PLACING
+        self.placed_keys.append(key)
+        self.phase = _PLACING
         self._log(seat, "place", cell[0], cell[1], NAMES[code])
         self._check_out(seat)
 
     def _finish_play(self) -> None:
-        bonus = play_bonus(self.layout, self.placed)
+        bonus = _play_bonus_keys(self.grid, self.placed_keys)
         self._log(self.active, "play", len(self.placed), bonus)
         if bonus:
             self.bonus_left = bonus
-            self.phase = Phase.BONUS
+            self.phase = _BONUS
         else:
             self._refill_and_end()
 
@@ -359,22 +418,25 @@ class SpaceFiveState(GameState):
         count = self._draw(seat, need)
         if count:
             self._log(seat, "draw", count)
-        self._end_turn(played=self.phase is not Phase.SOLO_DISCARD)
+        self._end_turn(played=self.phase is not _SOLO_DISCARD)
 
     def _end_turn(self, played: bool) -> None:
         self.turn += 1
         self.turns_without_play = 0 if played else self.turns_without_play + 1
         self.placed = []
+        self.placed_keys = []
         self.bonus_left = 0
         self.active = (self.active + 1) % self.players
         self._begin_turn()
 
     def _begin_turn(self) -> None:
         """Apply the blocked-end checks, then open the next decision of the new turn."""
+        if self._grid_of is not self.layout:  # the layout was replaced from outside (tests)
+            self._sync_grid()
         if self.solo:
             # first placements of a 3-card play; computed once per turn, never mutated
             self.solo_starts = self._solo_starts()
-            self.phase = Phase.TURN_START if self.solo_starts else Phase.SOLO_DISCARD
+            self.phase = _TURN_START if self.solo_starts else _SOLO_DISCARD
             return
         if self.turn - self.round_start_turn >= TURN_CAP:
             self._end_round("blocked", self._fewest(), cap="turn_cap")
@@ -383,7 +445,7 @@ class SpaceFiveState(GameState):
         elif not self._someone_can_play():
             self._end_round("blocked", self._fewest(), cap="dead_layout")
         else:
-            self.phase = Phase.TURN_START
+            self.phase = _TURN_START
 
     def _check_out(self, seat: int) -> bool:
         """End the round if ``seat`` has no card left in hand and stack (not in solo)."""
@@ -400,7 +462,7 @@ class SpaceFiveState(GameState):
         if cap is not None:
             info["cap"] = cap
         self._log(self.active, "round_end", self.round, reason, winners, remaining, cap)
-        self.phase = Phase.OVER
+        self.phase = _OVER
         if self.round + 1 < self.rounds:
             self.round += 1
             self._deal_round()
@@ -434,21 +496,91 @@ class SpaceFiveState(GameState):
                 del groups[0]
         return code
 
-    def _refresh_frontier(self, x: int, y: int) -> None:
-        """Update the fit masks of the empty cells whose neighbourhood changed at (x, y)."""
-        frontier, layout = self.frontier, self.layout
-        frontier.pop((x, y), None)
-        for cell in run_end_cells(layout, x, y):
-            mask = fit_mask(layout, *cell)
-            if mask:
-                frontier[cell] = mask
-            else:
-                frontier.pop(cell, None)
+    @property
+    def frontier(self) -> dict[Cell, int]:
+        """Every empty cell next to the layout that some code fits, with its fit mask."""
+        return {(k % WIDE - OFF, k // WIDE - OFF): mask for k, mask in self.front.items()}
+
+    @frontier.setter
+    def frontier(self, masks: Mapping[Cell, int]) -> None:
+        self.front = {(y + OFF) * WIDE + x + OFF: mask for (x, y), mask in masks.items()}
+
+    def _sync_grid(self) -> None:
+        """Rebuild the integer-keyed grid and fit masks (``front``) from ``layout``."""
+        self.grid = {(y + OFF) * WIDE + x + OFF: code for (x, y), code in self.layout.items()}
+        self._grid_of = self.layout
+        self.front = {}
+        grid = self.grid
+        for key in grid:
+            for cell in (key + 1, key - 1, key + WIDE, key - WIDE):
+                if cell not in grid and cell not in self.front:
+                    mask = _fit_key(grid, cell)
+                    if mask:
+                        self.front[cell] = mask
+
+    def _refresh_front(self, key: int) -> None:
+        """Update the fit masks of the empty cells whose neighbourhood changed at ``key``."""
+        front, grid = self.front, self.grid
+        front.pop(key, None)
+        get = grid.get
+        for step, cross in ((1, WIDE), (WIDE, 1)):
+            # the run through key along step (its codes and length), and its two end cells
+            run = 1 << grid[key]
+            n = 1
+            before = key - step
+            code = get(before)
+            while code is not None:
+                run |= 1 << code
+                n += 1
+                before -= step
+                code = get(before)
+            after = key + step
+            code = get(after)
+            while code is not None:
+                run |= 1 << code
+                n += 1
+                after += step
+                code = get(after)
+            for cell, out in ((before, -step), (after, step)):
+                # along step, an end cell joins the run to whatever lies beyond it
+                bits, count = run, n
+                beyond = cell + out
+                code = get(beyond)
+                while code is not None:
+                    bits |= 1 << code
+                    count += 1
+                    beyond += out
+                    code = get(beyond)
+                mask = 0
+                if count < MAX_GROUP and bits.bit_count() == count:
+                    mask = _JOINABLE[bits]
+                    # across: the run the end cell would join on the other axis (inlined
+                    # _axis_key; an empty one allows every code)
+                    bits = count = 0
+                    side = cell - cross
+                    code = get(side)
+                    while code is not None:
+                        bits |= 1 << code
+                        count += 1
+                        side -= cross
+                        code = get(side)
+                    side = cell + cross
+                    code = get(side)
+                    while code is not None:
+                        bits |= 1 << code
+                        count += 1
+                        side += cross
+                        code = get(side)
+                    if count:
+                        ok = count < MAX_GROUP and bits.bit_count() == count
+                        mask = mask & _JOINABLE[bits] if ok else 0
+                if mask:
+                    front[cell] = mask
+                else:
+                    front.pop(cell, None)
 
     def _someone_can_play(self) -> bool:
-        fits = 0
-        for mask in self.frontier.values():
-            fits |= mask
+        fits = reduce(or_, self.front.values(), 0)
         for cards in (*self.hands, *self.stacks):
             for code in cards:
                 if fits >> code & 1:
@@ -480,17 +612,17 @@ class SpaceFiveState(GameState):
             "mode": "solo" if self.solo else "standard",
             "seat": seat,
             "num_players": self.players,
-            "to_move": self.to_move(),
+            "to_move": None if self.phase is _OVER else active,
             "active_seat": active,
-            "phase": self.phase.value,
+            "phase": _PHASE_TEXT[self.phase],
             "round": self.round,
             "rounds": self.rounds,
             "turn": self.turn,
             "turns_without_play": self.turns_without_play,
             "layout": self.layout_json[:],
             "hand": [NAMES[c] for c in self.hands[seat]],
-            "hand_sizes": [len(h) for h in self.hands],
-            "stack_sizes": [len(st) for st in self.stacks],
+            "hand_sizes": [*map(len, self.hands)],
+            "stack_sizes": [*map(len, self.stacks)],
             "pending": {
                 "placed": len(self.placed),  # the last entries of layout are this play's
                 "exchange_picked": [NAMES[c] for c in self.picked] if seat == active else [],
@@ -602,7 +734,9 @@ class SpaceFiveState(GameState):
         new.seen = list(self.seen)
         new.layout = dict(self.layout)
         new.layout_json = list(self.layout_json)
-        new.frontier = dict(self.frontier)
+        new.grid = dict(self.grid)
+        new._grid_of = new.layout
+        new.front = dict(self.front)
         new.stacks = [list(s) for s in self.stacks]
         new.hands = [list(h) for h in self.hands]
         new.box = list(self.box)
@@ -610,6 +744,7 @@ class SpaceFiveState(GameState):
         new.groups = [list(g) for g in self.groups]
         new.box_known = [list(b) for b in self.box_known]
         new.placed = list(self.placed)
+        new.placed_keys = list(self.placed_keys)
         new.picked = list(self.picked)
         return new
 
@@ -689,11 +824,6 @@ def _distinct(cards: Iterable[int]) -> list[int]:
     return sorted(set(cards))
 
 
-def _move_key(move: tuple[int, Cell]) -> tuple[int, int, int]:
-    code, (x, y) = move
-    return code, y, x
-
-
 class _PlaceActions(dict[tuple[int, int, int], Action]):
     """(card, y, x) -> the shared, read-only ``place`` action, built on first use."""
 
@@ -708,8 +838,152 @@ class _PlaceActions(dict[tuple[int, int, int], Action]):
 _PLACE = _PlaceActions()
 
 
-def _place_actions(moves: Iterable[tuple[int, Cell]]) -> list[Action]:
-    return [_PLACE[c, y, x] for c, (x, y) in moves]
+class _PlaceItems(dict[int, Action]):
+    """``code << CELL_BITS | key`` -> the shared ``place`` action (see :data:`_PLACE`)."""
+
+    def __missing__(self, item: int) -> Action:
+        if len(self) > 200_000:
+            self.clear()
+        key = item & CELL_MASK
+        action = self[item] = _PLACE[item >> CELL_BITS, key // WIDE - OFF, key % WIDE - OFF]
+        return action
+
+
+_PLACE_ITEM = _PlaceItems()
+
+
+class _ShiftedCodes(dict[int, tuple[int, ...]]):
+    """A code mask -> its codes, each shifted to the top of a sort item, ascending."""
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        codes = self[mask] = tuple(c << CELL_BITS for c in range(CODES) if mask >> c & 1)
+        return codes
+
+
+_SHIFTED_CODES = _ShiftedCodes()
+
+
+class _Joinable(dict[int, int]):
+    """Cache of :func:`_joinable` (a dict lookup is cheaper than a cached call)."""
+
+    def __missing__(self, bits: int) -> int:
+        mask = self[bits] = _joinable(bits)
+        return mask
+
+
+_JOINABLE = _Joinable()
+
+
+def _axis_key(get: Callable[[int], int | None], key: int, step: int) -> int:
+    """:func:`_axis_mask` on integer cell keys: ``step`` is 1 (H) or ``WIDE`` (V)."""
+    bits = n = 0
+    cell = key - step
+    code = get(cell)
+    while code is not None:
+        bits |= 1 << code
+        n += 1
+        cell -= step
+        code = get(cell)
+    cell = key + step
+    code = get(cell)
+    while code is not None:
+        bits |= 1 << code
+        n += 1
+        cell += step
+        code = get(cell)
+    if n >= MAX_GROUP or bits.bit_count() != n:
+        return 0
+    return _JOINABLE[bits]
+
+
+def _fit_key(grid: dict[int, int], key: int) -> int:
+    """:func:`fit_mask` on integer cell keys."""
+    get = grid.get
+    mask = _axis_key(get, key, 1)
+    return mask & _axis_key(get, key, WIDE) if mask else 0
+
+
+def _placing_keys(
+    grid: dict[int, int], placed: list[int], masks: Mapping[int, int] | None = None
+) -> list[tuple[int, int]]:
+    """:func:`placing_cells` on integer cell keys."""
+    first = placed[0]
+    if len(placed) == 1:
+        steps: tuple[int, ...] = STEPS
+    else:
+        steps = (1,) if first // WIDE == placed[1] // WIDE else (WIDE,)
+    out = []
+    for step in steps:
+        before = first - step
+        while before in grid:
+            before -= step
+        after = first + step
+        while after in grid:
+            after += step
+        alone = before == first - step and after == first + step
+        for cell, beyond in ((before, before - step), (after, after + step)):
+            if alone and beyond not in grid:
+                continue
+            mask = _fit_key(grid, cell) if masks is None else masks.get(cell, 0)
+            if mask:
+                out.append((cell, mask))
+    return out
+
+
+def _can_extend_keys(grid: dict[int, int], placed: list[int], hand: list[int], need: int) -> bool:
+    """:func:`can_extend` on integer cell keys."""
+    if need <= 0:
+        return True
+    if need > len(hand):
+        return False
+    if need == 1:  # the last card: any fitting hand card at any next cell will do
+        hand_mask = 0
+        for code in hand:
+            hand_mask |= 1 << code
+        return any(mask & hand_mask for _, mask in _placing_keys(grid, placed))
+    codes = _distinct(hand)
+    for cell, mask in _placing_keys(grid, placed):
+        for code in codes:
+            if mask >> code & 1:
+                grid[cell] = code
+                placed.append(cell)
+                hand.remove(code)
+                ok = _can_extend_keys(grid, placed, hand, need - 1)
+                hand.append(code)
+                placed.pop()
+                del grid[cell]
+                if ok:
+                    return True
+    return False
+
+
+def _play_bonus_keys(grid: dict[int, int], placed: list[int]) -> int:
+    """:func:`play_bonus` on integer cell keys.
+
+    The placed cards lie in one line: the run along it holds all of them, and each crosses
+    its own perpendicular run holding it alone (with one card, both runs hold it alone).
+    """
+    first = placed[0]
+    if len(placed) == 1:
+        runs = [(first, 1, 1), (first, WIDE, 1)]
+    else:
+        line, cross = (1, WIDE) if first // WIDE == placed[1] // WIDE else (WIDE, 1)
+        runs = [(first, line, len(placed))]
+        runs += [(key, cross, 1) for key in placed]
+    total = 0
+    for key, step, fresh in runs:
+        before = key - step
+        while before in grid:
+            before -= step
+        after = key + step
+        while after in grid:
+            after += step
+        length = (after - before) // step - 1
+        if length == MAX_GROUP - 1:
+            total += BONUS_FOURTH
+        elif length == MAX_GROUP:
+            total += BONUS_FIFTH if fresh == 1 else BONUS_BOTH
+    return total
 
 
 def _axis_mask(get: Callable[[Cell], int | None], x: int, y: int, dx: int, dy: int) -> int:
