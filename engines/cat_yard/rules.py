@@ -15,14 +15,14 @@ Decisions: every decision with exactly one legal action is applied by the engine
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, Final
 
-from engines.base import Action, GameState, Result, ranks_from_scores
+from engines.base import Action, GameState, IllegalAction, Result, ranks_from_scores
 from engines.cat_yard.data import BAIT_ROWS, CAT_ROWS, COUNTS, SYMBOLS
 
 # -- constants ------------------------------------------------------------------------------
@@ -50,6 +50,14 @@ class Phase(StrEnum):
 
 
 FREE_PHASES: Final = frozenset({Phase.START, Phase.GATHER_DECIDE, Phase.POST})
+# The phases as plain module names: ``Phase.X`` is a slow attribute lookup on an enum.
+_START: Final = Phase.START
+_GATHER_DECIDE: Final = Phase.GATHER_DECIDE
+_DOG: Final = Phase.DOG
+_PLACE: Final = Phase.PLACE
+_DRAW_PLACE: Final = Phase.DRAW_PLACE
+_POST: Final = Phase.POST
+_OVER: Final = Phase.OVER
 SYMBOL_BIT: Final = {name: 1 << i for i, name in enumerate(SYMBOLS)}
 
 
@@ -150,6 +158,50 @@ CAT_ABILITY: Final = ("", *(CATS[i].ability for i in CAT_IDS))
 CAT_WILD: Final = (0, *(CATS[i].wild_mask for i in CAT_IDS))
 CAT_COST: Final = ((), *(tuple(SYMBOLS.index(s) for s in CATS[i].cost) for i in CAT_IDS))
 
+# What an unused cat's ability offers as a free action (``CatYardState._free``).
+_FREE_NEVER, _FREE_ALWAYS, _FREE_DRAW = 0, 1, 2
+_FREE_DISCARD_ALL, _FREE_DISCARD_1, _FREE_DISCARD_2 = 3, 4, 5
+_FREE_OF_ABILITY: Final = {
+    "draw_1": _FREE_DRAW,
+    "draw_2": _FREE_DRAW,
+    "rotate_left": _FREE_ALWAYS,
+    "rotate_right": _FREE_ALWAYS,
+    "protect": _FREE_ALWAYS,
+    "yard_discard_all": _FREE_DISCARD_ALL,
+    "yard_discard_1": _FREE_DISCARD_1,
+    "yard_discard_2": _FREE_DISCARD_2,
+}
+_FREE_KIND: Final = tuple(_FREE_OF_ABILITY.get(a, _FREE_NEVER) for a in CAT_ABILITY)
+
+# Lure search keys (hot path, see ``CatYardState._lures``). Each payer is coded as one
+# byte: ``FIELD_BIT | symbol mask`` for a card on a field, ``WILD_BIT | mask`` for a wild
+# tile. Per cat, ``bytes.translate`` with ``_LURE_REL[cat]`` keeps only the symbols its cost
+# asks for (the others can never pay it), so many payer lists share one cache entry;
+# ``_LURE_COST[cat]`` numbers the distinct costs.
+FIELD_BIT: Final = 16
+WILD_BIT: Final = 32
+# bytes(field card ids).translate(_FIELD_TABLE): 0 stays 0 (an empty field).
+_FIELD_TABLE: Final = bytes(
+    (FIELD_BIT | BAIT_MASK[i] if i else 0) if i < len(BAIT_MASK) else 0 for i in range(256)
+)
+_WILD_CATS: Final = frozenset(i for i in CAT_IDS if CAT_WILD[i])
+_USELESS_FIELD: Final = bytes([FIELD_BIT])
+_USELESS_WILD: Final = bytes([WILD_BIT])
+_COST_LEN: Final = tuple(len(cost) for cost in CAT_COST)
+_COST_BITS: Final = tuple(sum({1 << k for k in cost}) for cost in CAT_COST)
+_COSTS: Final = sorted(set(CAT_COST[1:]))
+_LURE_COST: Final = (-1, *(_COSTS.index(CAT_COST[i]) for i in CAT_IDS))
+
+
+def _relevant(cost: tuple[int, ...]) -> bytes:
+    bits = FIELD_BIT | WILD_BIT
+    for k in cost:
+        bits |= 1 << k
+    return bytes(x & bits for x in range(256))
+
+
+_LURE_REL: Final = (b"", *(_relevant(CAT_COST[i]) for i in CAT_IDS))
+
 assert len(BAIT) == COUNTS["bait_cards"][0] and sum(IS_DOG) == COUNTS["dogs"][0]
 assert len(CATS) == COUNTS["cat_tiles"][0]
 
@@ -197,6 +249,10 @@ class CatYardState(GameState):
     log: list[list[Any]]  # compact events: [kind, *fields] (README "Observation")
     log_base: int  # absolute index of log[0]
     since: list[int]  # per seat: absolute log index of its last decision
+    # Observation "players" part, rebuilt only after a change of ``owned`` or ``used``
+    # (None = stale). Never mutated once built: observations share it.
+    _players_view: list[list[Any]] | None
+    _players_key: tuple[list[list[int]], list[bool]] | None
 
     def __init__(self, players: int, target: int, seed: int) -> None:
         super().__init__()
@@ -219,13 +275,15 @@ class CatYardState(GameState):
         self.pending_dog = 0
         self.drawn = 0
         self.draws_left = 0
-        self.return_phase = Phase.START
+        self.return_phase = _START
         self.round = 1
         self.end_triggered = False
         self.end_reason = ""
         self.log = []
         self.log_base = 0
         self.since = [0] * players
+        self._players_view = None
+        self._players_key = None
         self._deal()
         self._begin_turn(0)
         self.settle()
@@ -275,15 +333,40 @@ class CatYardState(GameState):
 
     # -- the contract ---------------------------------------------------------------------
     def to_move(self) -> int | None:
-        return None if self.phase is Phase.OVER else self.current
+        return None if self.phase is _OVER else self.current
+
+    def legal_actions(self) -> list[Action]:
+        """As :meth:`GameState.legal_actions` (cached; treat it as read-only), inlined."""
+        if self.phase is _OVER:
+            return []
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = self._legal()
+        return legal
+
+    def apply(self, action: Action) -> None:
+        """As :meth:`GameState.apply` (the checked door), inlined for speed."""
+        if self.phase is _OVER:
+            raise IllegalAction(None, action, "the game is over")
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = self._legal()
+        try:
+            index = legal.index(action)
+        except ValueError:
+            raise IllegalAction(self.current, action) from None
+        self._legal_cache = None
+        self.history.append(index)
+        self.step += 1
+        self._play(legal[index])
 
     def _legal(self) -> list[Action]:
         phase = self.phase
-        if phase is Phase.START:
-            return [{"type": "gather"}, *self._lures(), *self._free()]
-        if phase is Phase.GATHER_DECIDE:
-            return [{"type": "reveal"}, {"type": "stop"}, *self._free()]
-        if phase is Phase.DOG:
+        if phase is _START:
+            return self._free(self._lures([{"type": "gather"}]))
+        if phase is _GATHER_DECIDE:
+            return self._free([{"type": "reveal"}, {"type": "stop"}])
+        if phase is _DOG:
             return [
                 *(
                     {"type": "ignore_dog", "cat": c}
@@ -292,131 +375,181 @@ class CatYardState(GameState):
                 ),
                 {"type": "accept_dog"},
             ]
-        if phase is Phase.PLACE:
+        if phase is _PLACE:
             return self._placements()
-        if phase is Phase.DRAW_PLACE:
+        if phase is _DRAW_PLACE:
             fields = self.cushions[self.seat_pos[self.current]]
             return [{"type": "place_drawn", "field": f} for f in range(FIELDS) if not fields[f]]
-        if phase is Phase.POST:
-            lures = self._lures() if self.main_action == "lure" else []
-            return [*lures, *self._free(), {"type": "end_turn"}]
+        if phase is _POST:
+            out = self._lures([]) if self.main_action == "lure" else []
+            self._free(out).append({"type": "end_turn"})
+            return out
         return []
 
     def _play(self, action: Action) -> None:
         self.since[self.current] = self.log_base + len(self.log)
         self.log.append(["act", self.current, action])
         self._dispatch(action)
-        self.settle()
+        self._settle()
 
     def settle(self) -> None:
         """Apply every forced decision (one legal action, not ``end_turn``); cache the list.
 
-        The engine calls it after every action; call it yourself after editing a state by
-        hand (tests, a bot's own simulations).
+        The engine does this after every action; call it yourself after editing a state by
+        hand (tests, a bot's own simulations): it also drops the cached observation pieces.
         """
+        self._players_view = None
+        self._settle()
+
+    def _settle(self) -> None:
         legal = self._legal()
         while len(legal) == 1 and legal[0]["type"] != "end_turn":
             self.log.append(["auto", self.current, legal[0]])
             self._dispatch(legal[0])
             legal = self._legal()
-        self._legal_cache = legal if self.phase is not Phase.OVER else None
+        self._legal_cache = legal if self.phase is not _OVER else None
 
     def _dispatch(self, action: Action) -> None:
-        kind = action["type"]
-        if kind == "gather":
-            self.main_action = "gather"
-            self._reveal()
-        elif kind == "reveal":
-            self._reveal()
-        elif kind == "stop":
-            self.phase = Phase.PLACE
-        elif kind == "ignore_dog":
-            self.used[action["cat"]] = True
-            self.discard.append(self.pending_dog)
-            self.pending_dog = 0
-            self.phase = Phase.GATHER_DECIDE
-        elif kind == "accept_dog":
-            self._bust()
-        elif kind in ("place", "replace"):
-            self._place(action["card"], action["field"])
-        elif kind == "done":
-            self.discard.extend(self.revealed)
-            self.revealed = []
-            self.phase = Phase.POST
-        elif kind == "place_drawn":
-            self.cushions[self.seat_pos[self.current]][action["field"]] = self.drawn
-            self.drawn = 0
-            self._next_draw()
-        elif kind == "lure":
-            self._lure(action["slot"], action["fields"], action["wilds"])
-        elif kind == "swap":
-            self._swap(action["target"])
-        elif kind == "ability":
-            self._ability(action["cat"], action.get("slots", ()))
-        elif kind == "end_turn":
-            self._end_turn()
-        else:  # pragma: no cover - apply() only lets legal actions through
-            raise ValueError(f"unknown action {action!r}")
+        _DISPATCH[action["type"]](self, action)
+
+    def _do_gather(self, action: Action) -> None:
+        self.main_action = "gather"
+        self._reveal()
+
+    def _do_reveal(self, action: Action) -> None:
+        self._reveal()
+
+    def _do_stop(self, action: Action) -> None:
+        self.phase = _PLACE
+
+    def _do_ignore_dog(self, action: Action) -> None:
+        self.used[action["cat"]] = True
+        self._players_view = None
+        self.discard.append(self.pending_dog)
+        self.pending_dog = 0
+        self.phase = _GATHER_DECIDE
+
+    def _do_accept_dog(self, action: Action) -> None:
+        self._bust()
+
+    def _do_place(self, action: Action) -> None:
+        self._place(action["card"], action["field"])
+
+    def _do_done(self, action: Action) -> None:
+        self.discard.extend(self.revealed)
+        self.revealed = []
+        self.phase = _POST
+
+    def _do_place_drawn(self, action: Action) -> None:
+        self.cushions[self.seat_pos[self.current]][action["field"]] = self.drawn
+        self.drawn = 0
+        self._next_draw()
+
+    def _do_lure(self, action: Action) -> None:
+        self._lure(action["slot"], action["fields"], action["wilds"])
+
+    def _do_swap(self, action: Action) -> None:
+        self._swap(action["target"])
+
+    def _do_ability(self, action: Action) -> None:
+        self._ability(action["cat"], action.get("slots", ()))
+
+    def _do_end_turn(self, action: Action) -> None:
+        self._end_turn()
 
     # -- legal-action generators ----------------------------------------------------------
-    def _lures(self) -> list[Action]:
-        """Every legal lure (spec §4.6): a yard slot, paying fields and wild tiles."""
-        fields = self.cushions[self.seat_pos[self.current]]
-        used = self.used
-        payers = [f for f in range(FIELDS) if fields[f]]
-        n_fields = len(payers)
-        wilds = sorted(c for c in self.owned[self.current] if CAT_WILD[c] and not used[c])
-        masks = (*(BAIT_MASK[fields[f]] for f in payers), *(CAT_WILD[c] for c in wilds))
-        payers += wilds
-        out: list[Action] = []
+    def _lures(self, out: list[Action]) -> list[Action]:
+        """Append every legal lure (spec §4.6) to ``out``: a yard slot, paying fields and
+        wild tiles.
+
+        Payers are the non-empty fields (ascending) then the unused wild tiles (by id); per
+        yard cat, every set of exactly ``len(cost)`` payers that can pay it, in
+        ``combinations`` order. The sets are cached per (cost, relevant payer codes).
+        """
+        current = self.current
+        fields = self.cushions[self.seat_pos[current]]
+        payers = bytes(fields).translate(_FIELD_TABLE).replace(b"\0", b"")
+        shown = BAIT_MASK[fields[0]] | BAIT_MASK[fields[1]] | BAIT_MASK[fields[2]]
+        shown |= BAIT_MASK[fields[3]]  # every symbol some payer shows
+        owned = self.owned[current]
+        wilds: list[int] = []
+        if owned and not _WILD_CATS.isdisjoint(owned):
+            used = self.used
+            wilds = sorted(c for c in owned if CAT_WILD[c] and not used[c])
+            payers += bytes(WILD_BIT | CAT_WILD[c] for c in wilds)
+            for c in wilds:
+                shown |= CAT_WILD[c]
+        n = len(payers)
+        if not n:
+            return out
+        cache = _LURE_CACHE
         for slot, cat in enumerate(self.yard):
-            if not cat:
+            # Quick rejects: too few payers, or a wanted symbol that no payer shows.
+            if not cat or _COST_LEN[cat] > n or _COST_BITS[cat] & ~shown:
                 continue
-            for combo in paying_combos(CAT_COST[cat], masks):
-                out.append(
-                    {
-                        "type": "lure",
-                        "slot": slot,
-                        "fields": [payers[i] for i in combo if i < n_fields],
-                        "wilds": [payers[i] for i in combo if i >= n_fields],
-                    }
-                )
+            # Payers showing none of the wanted symbols never pay: dropping them keeps the
+            # order of the paying sets (the indices are relabelled monotonically).
+            rel = payers.translate(_LURE_REL[cat]).replace(_USELESS_FIELD, b"")
+            key = (_LURE_COST[cat], rel.replace(_USELESS_WILD, b""))
+            combos = cache.get(key)
+            if combos is None:
+                combos = _lure_combos(CAT_COST[cat], key[1])
+                if len(cache) >= _LURE_CACHE_SIZE:
+                    cache.clear()
+                cache[key] = combos
+            if combos:
+                bits = _COST_BITS[cat]
+                at = [f for f in range(FIELDS) if BAIT_MASK[fields[f]] & bits]
+                wild = [c for c in wilds if CAT_WILD[c] & bits]
+                for field_at, wild_at in combos:
+                    out.append(
+                        {
+                            "type": "lure",
+                            "slot": slot,
+                            "fields": [at[i] for i in field_at],
+                            "wilds": [wild[j] for j in wild_at],
+                        }
+                    )
         return out
 
-    def _free(self) -> Iterator[Action]:
-        """F(P): swaps, then abilities of unused cats in the order they were lured (§4.3)."""
+    def _free(self, out: list[Action]) -> list[Action]:
+        """Append F(P) to ``out``: swaps, then abilities of unused cats in the order they
+        were lured (§4.3)."""
         pos = self.seat_pos[self.current]
-        if self.cushions[pos][ARROW]:
+        cushions = self.cushions
+        if cushions[pos][ARROW]:
+            protected = self.protected
+            swapped = self.swapped_with
             for q in range(CUSHIONS):
-                if (
-                    q != pos
-                    and self.cushions[q][ARROW]
-                    and not self.protected[q]
-                    and q not in self.swapped_with
-                ):
-                    yield {"type": "swap", "target": q}
-        has_empty = 0 in self.cushions[pos]
-        cat_slots = [s for s in range(YARD_SLOTS) if self.yard[s]]
+                if q != pos and cushions[q][ARROW] and not protected[q] and q not in swapped:
+                    out.append({"type": "swap", "target": q})
+        used = self.used
+        cat_slots: list[int] | None = None
         for cat in self.owned[self.current]:
-            if self.used[cat]:
+            if used[cat]:
                 continue
-            ability = CAT_ABILITY[cat]
-            if ability in ("draw_1", "draw_2"):
-                if has_empty:
-                    yield {"type": "ability", "cat": cat}
-            elif ability in ("rotate_left", "rotate_right", "protect"):
-                yield {"type": "ability", "cat": cat}
-            elif ability == "yard_discard_all":
-                if cat_slots:
-                    yield {"type": "ability", "cat": cat}
-            elif ability == "yard_discard_1" or (
-                ability == "yard_discard_2" and len(cat_slots) == 1
-            ):
-                for s in cat_slots:
-                    yield {"type": "ability", "cat": cat, "slots": [s]}
-            elif ability == "yard_discard_2":
-                for s1, s2 in combinations(cat_slots, 2):
-                    yield {"type": "ability", "cat": cat, "slots": [s1, s2]}
+            kind = _FREE_KIND[cat]
+            if kind == _FREE_NEVER:
+                continue
+            if kind == _FREE_ALWAYS:
+                out.append({"type": "ability", "cat": cat})
+            elif kind == _FREE_DRAW:
+                if 0 in cushions[pos]:
+                    out.append({"type": "ability", "cat": cat})
+            else:
+                if cat_slots is None:
+                    yard = self.yard
+                    cat_slots = [s for s in range(YARD_SLOTS) if yard[s]]
+                if kind == _FREE_DISCARD_ALL:
+                    if cat_slots:
+                        out.append({"type": "ability", "cat": cat})
+                elif kind == _FREE_DISCARD_1 or len(cat_slots) == 1:
+                    for s in cat_slots:
+                        out.append({"type": "ability", "cat": cat, "slots": [s]})
+                else:
+                    for s1, s2 in combinations(cat_slots, 2):
+                        out.append({"type": "ability", "cat": cat, "slots": [s1, s2]})
+        return out
 
     def _placements(self) -> list[Action]:
         """PLACE (§4.5): each revealed card onto each field, then ``done`` if allowed."""
@@ -438,7 +571,7 @@ class CatYardState(GameState):
         self.main_action = "none"
         self.swapped_with = []
         self.revealed = []
-        self.phase = Phase.START
+        self.phase = _START
         seen = min(self.since) - self.log_base
         if seen > 0:
             del self.log[:seen]
@@ -452,11 +585,11 @@ class CatYardState(GameState):
             self.log.append(["reveal", card])
             if not IS_DOG[card]:
                 self.revealed.append(card)
-                self.phase = Phase.GATHER_DECIDE
+                self.phase = _GATHER_DECIDE
                 return
             if self.revealed:
                 self.pending_dog = card
-                self.phase = Phase.DOG
+                self.phase = _DOG
                 return
             self.discard.append(card)
 
@@ -466,7 +599,7 @@ class CatYardState(GameState):
         self.discard.append(self.pending_dog)
         self.revealed = []
         self.pending_dog = 0
-        self.phase = Phase.POST
+        self.phase = _POST
 
     def _place(self, card: int, field: int) -> None:
         fields = self.cushions[self.seat_pos[self.current]]
@@ -475,7 +608,7 @@ class CatYardState(GameState):
         fields[field] = card
         self.revealed.remove(card)
         if not self.revealed:
-            self.phase = Phase.POST
+            self.phase = _POST
 
     def _lure(self, slot: int, fields: Sequence[int], wilds: Sequence[int]) -> None:
         cushion = self.cushions[self.seat_pos[self.current]]
@@ -485,10 +618,11 @@ class CatYardState(GameState):
         for cat in wilds:
             self.used[cat] = True
         self.owned[self.current].append(self.yard[slot])
+        self._players_view = None
         self.yard[slot] = 0
         self._refill(slot)
         self.main_action = "lure"
-        self.phase = Phase.POST
+        self.phase = _POST
 
     def _swap(self, target: int) -> None:
         mine = self.cushions[self.seat_pos[self.current]]
@@ -499,6 +633,7 @@ class CatYardState(GameState):
     def _ability(self, cat: int, slots: Sequence[int]) -> None:
         """Resolve a free ability (§4.7); the tile is used even if nothing changes."""
         self.used[cat] = True
+        self._players_view = None
         ability = CAT_ABILITY[cat]
         if ability == "yard_discard_all":
             slots = [s for s in range(YARD_SLOTS) if self.yard[s]]
@@ -524,7 +659,7 @@ class CatYardState(GameState):
             if card:
                 self.draws_left -= 1
                 self.drawn = card
-                self.phase = Phase.DRAW_PLACE
+                self.phase = _DRAW_PLACE
                 return
         self.draws_left = 0
         self.phase = self.return_phase
@@ -539,7 +674,8 @@ class CatYardState(GameState):
     def _end_turn(self) -> None:
         """End of turn (§4.8): end check, feeding of unowned cushions, next player."""
         seat = self.current
-        if any(self.points(s) >= self.target for s in range(self.players)):
+        points = CAT_POINTS.__getitem__
+        if max(sum(map(points, owned)) for owned in self.owned) >= self.target:
             self.end_triggered = True
             self.end_reason = self.end_reason or "target"
         if not any(self.yard) and not self.cat_stack:
@@ -548,7 +684,7 @@ class CatYardState(GameState):
         last = seat == self.players - 1
         if last and (self.end_triggered or self.round >= ROUND_CAP):
             self.end_reason = self.end_reason or "round_cap"
-            self.phase = Phase.OVER
+            self.phase = _OVER
             self.log.append(["game_over", self.end_reason])
             return
         nxt = 0 if last else seat + 1
@@ -582,22 +718,23 @@ class CatYardState(GameState):
         Hidden: the order of the bait deck and of the cat stack, except the points on the
         back of the top tile (spec §6). Compact (version 2): ids only (look them up in
         ``BAIT``/``CATS``), 0 for an empty field or slot, lists instead of per-item dicts.
+        The ``players`` part is shared with later observations: do not mutate the result.
         """
-        used = self.used
+        players = self._players_view
+        key = self._players_key
+        if players is None or key is None or key[0] is not self.owned or key[1] is not self.used:
+            players = self._players_view = self._view_players()
+            self._players_key = (self.owned, self.used)
         stack = self.cat_stack
-        points = CAT_POINTS.__getitem__
         return {
             "seat": seat,
-            "to_move": None if self.phase is Phase.OVER else self.current,
+            "to_move": None if self.phase is _OVER else self.current,
             "phase": str(self.phase),
             "round": self.round,
             "target": self.target,
             "end_triggered": self.end_triggered,
             "main_action": self.main_action,
-            "players": [
-                [pos, sum(map(points, owned)), [[c, used[c]] for c in owned]]
-                for pos, owned in zip(self.seat_pos, self.owned, strict=True)
-            ],
+            "players": players,
             "cushions": [c[:] for c in self.cushions],
             "protected": self.protected[:],
             "yard": self.yard[:],
@@ -609,9 +746,17 @@ class CatYardState(GameState):
             "revealed": self.revealed[:],
             "pending_dog": self.pending_dog,
             "drawn": self.drawn,
-            "swapped_with": sorted(self.swapped_with),
+            "swapped_with": sorted(self.swapped_with) if self.swapped_with else [],
             "events": self.log[self.since[seat] - self.log_base :],
         }
+
+    def _view_players(self) -> list[list[Any]]:
+        used = self.used
+        points = CAT_POINTS.__getitem__
+        return [
+            [pos, sum(map(points, owned)), [[c, used[c]] for c in owned]]
+            for pos, owned in zip(self.seat_pos, self.owned, strict=True)
+        ]
 
     def result(self) -> Result:
         scores = [self.points(s) for s in range(self.players)]
@@ -673,7 +818,7 @@ class CatYardState(GameState):
         """The table as text; ``seat=None`` also shows the hidden deck and stack order."""
         lines = [
             f"Cat Yard  round {self.round}  target {self.target}  "
-            f"{'game over' if self.phase is Phase.OVER else f'seat {self.current} to move'}"
+            f"{'game over' if self.phase is _OVER else f'seat {self.current} to move'}"
             f"  phase {self.phase.value}  main action {self.main_action}"
             + ("  (end triggered)" if self.end_triggered else ""),
             "yard: " + "  ".join(f"[{s}] {_cat_text(c)}" for s, c in enumerate(self.yard)),
@@ -705,6 +850,23 @@ class CatYardState(GameState):
             lines.append("deck top first: " + " ".join(str(c) for c in reversed(self.deck)))
             lines.append("stack top first: " + " ".join(str(c) for c in reversed(self.cat_stack)))
         return "\n".join(lines)
+
+
+_DISPATCH: Final = {
+    "gather": CatYardState._do_gather,
+    "reveal": CatYardState._do_reveal,
+    "stop": CatYardState._do_stop,
+    "ignore_dog": CatYardState._do_ignore_dog,
+    "accept_dog": CatYardState._do_accept_dog,
+    "place": CatYardState._do_place,
+    "replace": CatYardState._do_place,
+    "done": CatYardState._do_done,
+    "place_drawn": CatYardState._do_place_drawn,
+    "lure": CatYardState._do_lure,
+    "swap": CatYardState._do_swap,
+    "ability": CatYardState._do_ability,
+    "end_turn": CatYardState._do_end_turn,
+}
 
 
 # -- pure helpers ---------------------------------------------------------------------------
@@ -747,6 +909,32 @@ def paying_combos(cost: tuple[int, ...], masks: tuple[int, ...]) -> tuple[tuple[
         for combo in combinations(range(len(masks)), len(cost))
         if can_pay(cost, tuple(sorted(masks[i] for i in combo)))
     )
+
+
+_LURE_CACHE: dict[tuple[int, bytes], tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = {}
+_LURE_CACHE_SIZE: Final = 1 << 16  # entries; cleared when full (a few thousand in practice)
+
+
+def _lure_combos(
+    cost: tuple[int, ...], payers: bytes
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """The paying sets for ``cost`` among coded payers (field payers, then wild tiles):
+    each as (indices of its field payers, indices of its wild tiles among the wilds), in
+    ``combinations`` order over the payers."""
+    combos = paying_combos(cost, tuple(payers.translate(_STRIP_TABLE)))
+    if not combos:
+        return ()
+    n_fields = sum(1 for x in payers if x & FIELD_BIT)
+    return tuple(
+        (
+            tuple(i for i in combo if i < n_fields),
+            tuple(i - n_fields for i in combo if i >= n_fields),
+        )
+        for combo in combos
+    )
+
+
+_STRIP_TABLE: Final = bytes(x & ~(FIELD_BIT | WILD_BIT) for x in range(256))
 
 
 def _card_text(card: int) -> str:

@@ -87,6 +87,14 @@ _GREEN = frozenset(GARDEN_ACTIONS)
 _RED = frozenset(RED_ACTIONS)
 _POINTS = {uid: card.points for uid, card in CARD_OF.items()}
 _COLOUR_OF = {uid: _COLOUR_INDEX[card.colour] for uid, card in CARD_OF.items()}
+_IS_CONSTRUCTION = {uid: int(card.is_construction) for uid, card in CARD_OF.items()}
+#: uid -> (card kind, gain) of a blue on-buy card.
+_ON_BUY = {
+    uid: (card.ability.kind, card.ability.gain)
+    for uid, card in CARD_OF.items()
+    if card.ability.code == "on_buy"
+}
+_JUGGLERS = frozenset(uid for uid, card in CARD_OF.items() if card.ability.code == "on_parade")
 #: uid -> (colour index counted, or -1 for parade tokens; points each) of purple end bonuses.
 _END_BONUS = {
     uid: (_COLOUR_INDEX.get(card.ability.colour, -1), card.ability.n)
@@ -110,7 +118,7 @@ Pending = tuple[Any, ...]  # (kind, seat, *args)
 class Player:
     """One participant's public holdings (bots and automa alike)."""
 
-    __slots__ = ("cards", "friends", "parades", "red_used", "res", "tokens")
+    __slots__ = ("cards", "friends", "parades", "red_used", "res", "tokens", "view")
 
     def __init__(self) -> None:
         self.res = [0, 0, 0]  # berry, twig, resin
@@ -119,6 +127,9 @@ class Player:
         self.parades: dict[str, int] = {}
         self.red_used: list[str] = []  # own red cards holding a friend this round
         self.friends = FRIENDS
+        # The observation's view of this participant (see ``view_json``), None = stale.
+        # The rules clear it at every change; clear it yourself after editing by hand.
+        self.view: dict[str, Any] | None = None
 
     def copy(self) -> Player:
         other = Player.__new__(Player)
@@ -128,6 +139,7 @@ class Player:
         other.parades = dict(self.parades)
         other.red_used = self.red_used[:]
         other.friends = self.friends
+        other.view = self.view  # never mutated once built: safe to share
         return other
 
     def to_json(self, seat: int, automa: str | None) -> dict[str, Any]:
@@ -142,6 +154,14 @@ class Player:
             "friends_left": self.friends,
             "points": score_total(self),
         }
+
+    def view_json(self, automa: str | None) -> dict[str, Any]:
+        """:meth:`to_json`, built once per change of this participant and then shared by
+        the observations (callers must not mutate it)."""
+        view = self.view
+        if view is None:
+            view = self.view = self.to_json(0, automa)
+        return view
 
 
 # -- the state --------------------------------------------------------------------------------
@@ -181,6 +201,9 @@ class LittleEverdellState(GameState):
         self.dice: list[int] = []
         self.dice_occ: list[int | None] = [None] * self.k
         self.top: dict[str, list[int]] = {s: [] for s in TOP_SPACES}
+        # Observation pieces built once per change (None = stale), shared, never mutated.
+        self._top_view: dict[str, list[int]] | None = None
+        self._stacks_view: dict[str, list[int]] | None = None
         self._deal_handicaps(start_bonus, start_captain, start_fort, automa_captain_fort)
         self.round = 1
         self.first = bots if (self.solo and automa_first) else 0  # the solo automa is seat 1
@@ -205,10 +228,12 @@ class LittleEverdellState(GameState):
         def give(seat: int, slug: str) -> None:
             copies[slug] += 1
             self.players[seat].cards.append(f"{slug}#{copies[slug]}")
+            self.players[seat].view = None
 
         for seat in range(self.bots):
             if seat in bonus:
                 self.players[seat].res = [1, 1, 1]
+                self.players[seat].view = None
             if seat in captain:
                 give(seat, "captain")
             if seat in fort:
@@ -275,6 +300,7 @@ class LittleEverdellState(GameState):
                 event["card"] = self._buy(seat, action["slot"] - 1)
         elif kind == "choose":
             player.res[_RESOURCE_INDEX[action["resource"]]] += 1
+            player.view = None
         elif kind == "copy":
             self._gain(seat, DIE_FACES[self.dice[action["die"] - 1]])
         else:  # garden
@@ -315,6 +341,7 @@ class LittleEverdellState(GameState):
     def _gain(self, seat: int, gain: Gain) -> None:
         """Fixed goods at once; each any-resource pick becomes a ``choose`` decision."""
         player = self.players[seat]
+        player.view = None
         res = player.res
         res[0] += gain.berry
         res[1] += gain.twig
@@ -325,10 +352,12 @@ class LittleEverdellState(GameState):
 
     def _place(self, seat: int, action: Action) -> None:
         player = self.players[seat]
+        player.view = None
         player.friends -= 1
         space = action["space"]
         if space in TOP_SPACES:
             self.top[space].append(seat)
+            self._top_view = None
             self._gain(seat, TOP_SPACES[space])
         elif space == "card":
             uid = action["card"]
@@ -353,15 +382,32 @@ class LittleEverdellState(GameState):
         uid = self.meadow[slot]
         assert uid is not None
         card = CARD_OF[uid]
-        cost = effective_cost(card, discounts(player.cards))
-        for i in range(3):
-            player.res[i] -= cost[i]
-        player.cards.append(uid)
+        cards = player.cards
+        # effective_cost(card, discounts(cards)), with the flat discount table.
+        k, (b, t, r) = _KIND_COST[uid]
+        for other in cards:
+            if other in _DISCOUNT:
+                dk, resource = _DISCOUNT[other]
+                if dk == k:
+                    if resource == 0:
+                        b -= 1
+                    elif resource == 1:
+                        t -= 1
+                    else:
+                        r -= 1
+        player.view = None
+        res = player.res
+        res[0] -= max(0, b)
+        res[1] -= max(0, t)
+        res[2] -= max(0, r)
+        if not _ON_BUY.keys().isdisjoint(cards):
+            for other in reversed(cards):
+                if other in _ON_BUY:
+                    kind, gain = _ON_BUY[other]
+                    if kind == card.kind:
+                        self.stack.append(("gain", seat, gain))
+        cards.append(uid)
         self.meadow[slot] = self.deck.pop() if self.deck else None
-        for other in reversed(player.cards[:-1]):
-            ability = CARD_OF[other].ability
-            if ability.code == "on_buy" and ability.kind == card.kind:
-                self.stack.append(("gain", seat, ability.gain))
         if card.ability.code == "gain" and card.colour in ("green", "brown"):
             self._gain(seat, card.ability.gain)
         elif card.ability.code == "colors_now":
@@ -375,21 +421,25 @@ class LittleEverdellState(GameState):
             stack = self.stacks[pid]
             if ok and stack and pid not in player.parades:
                 value = stack.pop(0)
+                self._stacks_view = None
                 player.parades[pid] = value
+                player.view = None
                 self.log.append({"seat": seat, "type": "parade", "parade": pid, "value": value})
                 if seat != self.automa_seat:
-                    jugglers = sum(CARD_OF[u].ability.code == "on_parade" for u in player.cards)
+                    jugglers = sum(1 for u in player.cards if u in _JUGGLERS)
                     player.tokens += 2 * jugglers
 
     def _automa_turn(self, seat: int) -> None:
         """Spec 9.3 (Prince) / 9.4 (Princess): the automa places and takes a free card."""
         player = self.players[seat]
+        player.view = None
         meadow = self.meadow
         event: dict[str, Any] = {"seat": seat, "type": "automa", "automa": self.automa}
         if self.automa == PRINCE:
             free = next((i for i, occ in enumerate(self.dice_occ) if occ is None), None)
             if free is None:
                 self.top["top_berry"].append(seat)
+                self._top_view = None
                 event["space"] = "top_berry"
             else:
                 self.dice_occ[free] = seat
@@ -440,9 +490,11 @@ class LittleEverdellState(GameState):
         self.dice_occ = [None] * self.k
         for occupants in self.top.values():
             occupants.clear()
+        self._top_view = None
         for player in self.players:
             player.red_used.clear()
             player.friends = FRIENDS
+            player.view = None
         for slot in sorted(self.princess_slots):
             self.meadow[slot] = self.deck.pop() if self.deck else None
         self.princess_slots.clear()
@@ -459,10 +511,20 @@ class LittleEverdellState(GameState):
 
     # -- views ------------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know: everything but the deck order (spec section 7)."""
+        """What ``seat`` may know: everything but the deck order (spec section 7).
+
+        The ``players`` entries, ``top_spaces`` and ``parade_stacks`` are built once per
+        change and shared with later observations: do not mutate the result.
+        """
         automa_seat = self.automa_seat
+        top_view = self._top_view
+        if top_view is None:
+            top_view = self._top_view = {space: occ[:] for space, occ in self.top.items()}
+        stacks_view = self._stacks_view
+        if stacks_view is None:
+            stacks_view = self._stacks_view = {pid: st[:] for pid, st in self.stacks.items()}
         players = [
-            player.to_json(i, self.automa if i == automa_seat else None)
+            player.view or player.view_json(self.automa if i == automa_seat else None)
             for i, player in enumerate(self.players)
         ]
         pending: dict[str, Any] | None = None
@@ -484,11 +546,13 @@ class LittleEverdellState(GameState):
             "pending": pending,
             "dice": self.dice[:],
             "dice_occupied": self.dice_occ[:],
-            "top_spaces": {space: occ[:] for space, occ in self.top.items()},
+            "top_spaces": top_view,
             "meadow": self.meadow[:],
-            "princess_slots": sorted(s + 1 for s in self.princess_slots),
+            "princess_slots": [s + 1 for s in sorted(self.princess_slots)]
+            if self.princess_slots
+            else [],
             "deck_count": len(self.deck),
-            "parade_stacks": {pid: stack[:] for pid, stack in self.stacks.items()},
+            "parade_stacks": stacks_view,
             "players": players,
             "events": self.log[self.marks[seat] :],
         }
@@ -641,9 +705,8 @@ def parade_qualifies(cards: list[str]) -> tuple[bool, bool, bool, bool]:
     constructions = 0
     by_colour = [0] * len(COLOURS)
     for uid in cards:
-        card = CARD_OF[uid]
-        constructions += card.is_construction
-        by_colour[_COLOUR_INDEX[card.colour]] += 1
+        constructions += _IS_CONSTRUCTION[uid]
+        by_colour[_COLOUR_OF[uid]] += 1
     critters = len(cards) - constructions
     return (
         constructions >= 5,
