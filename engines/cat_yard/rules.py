@@ -22,7 +22,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Final
 
-from engines.base import Action, GameState, IllegalAction, Result, ranks_from_scores
+from engines.base import Action, GameState, Result, ranks_from_scores
 from engines.cat_yard.data import BAIT_ROWS, CAT_ROWS, COUNTS, SYMBOLS
 
 # -- constants ------------------------------------------------------------------------------
@@ -334,31 +334,6 @@ class CatYardState(GameState):
     # -- the contract ---------------------------------------------------------------------
     def to_move(self) -> int | None:
         return None if self.phase is _OVER else self.current
-
-    def legal_actions(self) -> list[Action]:
-        """As :meth:`GameState.legal_actions` (cached; treat it as read-only), inlined."""
-        if self.phase is _OVER:
-            return []
-        legal = self._legal_cache
-        if legal is None:
-            legal = self._legal_cache = self._legal()
-        return legal
-
-    def apply(self, action: Action) -> None:
-        """As :meth:`GameState.apply` (the checked door), inlined for speed."""
-        if self.phase is _OVER:
-            raise IllegalAction(None, action, "the game is over")
-        legal = self._legal_cache
-        if legal is None:
-            legal = self._legal_cache = self._legal()
-        try:
-            index = legal.index(action)
-        except ValueError:
-            raise IllegalAction(self.current, action) from None
-        self._legal_cache = None
-        self.history.append(index)
-        self.step += 1
-        self._play(legal[index])
 
     def _legal(self) -> list[Action]:
         phase = self.phase

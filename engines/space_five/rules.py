@@ -227,15 +227,6 @@ class SpaceFiveState(GameState):
     def to_move(self) -> int | None:
         return None if self.phase is _OVER else self.active
 
-    def legal_actions(self) -> list[Action]:
-        """As :meth:`GameState.legal_actions` (cached, read-only), with ``to_move`` inlined."""
-        if self.phase is _OVER:
-            return []
-        legal = self._legal_cache
-        if legal is None:
-            legal = self._legal_cache = self._legal()
-        return legal
-
     def _legal(self) -> list[Action]:
         phase = self.phase
         if phase is _TURN_START:
