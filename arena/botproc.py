@@ -17,6 +17,7 @@ import os
 import resource
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -138,13 +139,23 @@ def _bot_environment(workdir: Path) -> dict[str, str]:
 
 
 def _sandboxed(argv: list[str], workdir: Path) -> list[str]:
-    """Wrap a command in bubblewrap: no network, read-only system, a private pid space."""
+    """Wrap a command in bubblewrap: no network, read-only system, a private pid space.
+
+    The sandbox gets a private, empty ``/tmp``; what the bot needs from the real one (a
+    checkout, a virtual environment or the bot's own files living there) is bound back
+    read-only, and its working directory read-write.
+    """
+    needed = {os.getcwd(), sys.prefix, sys.base_prefix}
+    needed |= {str(Path(arg).parent) for arg in argv if os.path.isabs(arg) and os.path.exists(arg)}
+    in_tmp = sorted(path for path in needed if path == "/tmp" or path.startswith("/tmp/"))
+    rebinds = [flag for path in in_tmp for flag in ("--ro-bind", path, path)]
     return [
         "bwrap",
         "--ro-bind", "/", "/",
         "--dev", "/dev",
         "--proc", "/proc",
         "--tmpfs", "/tmp",
+        *rebinds,
         "--bind", str(workdir), str(workdir),
         "--chdir", str(workdir),
         "--unshare-all",
