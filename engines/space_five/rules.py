@@ -510,7 +510,12 @@ class SpaceFiveState(GameState):
                         self.front[cell] = mask
 
     def _refresh_front(self, key: int) -> None:
-        """Update the fit masks of the empty cells whose neighbourhood changed at ``key``."""
+        """Update the fit masks of the empty cells whose neighbourhood changed at ``key``.
+
+        The walks along a line are written out instead of calling :func:`_axis_key`: this
+        runs on every placement, and the calls measured about 1 us more per ``apply``
+        (5.4 -> 6.4 us, ``benchmarks/engines.py --quick``, back to back).
+        """
         front, grid = self.front, self.grid
         front.pop(key, None)
         get = grid.get
