@@ -370,6 +370,9 @@ async def host_bot(
             guard.forget(process.pid)
 
 
+DISQUALIFIED = "disqualified"  # marks the forfeit note of a bot that kept failing to start
+
+
 class BotPool:
     """Idle processes of one bot, reused game after game; broken ones are replaced."""
 
@@ -394,10 +397,17 @@ class BotPool:
         self.start_failures = 0
         self.last_failure: str = ""
 
+    @property
+    def disqualified(self) -> bool:
+        """Failed to start ``max_start_failures`` times: no more attempts this league."""
+        return self.start_failures >= self.spec.limits.max_start_failures
+
     async def acquire(self) -> BotProcess:
         """An idle process, or a freshly started one; raises :class:`BotStartup`."""
         if self._idle:
             return self._idle.pop()
+        if self.disqualified:
+            raise BotStartup(f"{DISQUALIFIED} after {self.start_failures} failed starts")
         self._spawned += 1
         workdir = self._workroot / f"{_safe(self.spec.name)}-{self._spawned}"
         outcome = await self._nursery.start(

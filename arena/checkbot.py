@@ -16,14 +16,12 @@ from pathlib import Path
 import trio
 
 import engines
-from arena import protocol
 from arena.botproc import ENDED_CLEANLY, BotPool, BotProcess, StderrLog
 from arena.config import BotSpec, Limits, Policy, parse_command
 from arena.errors import BotStartup
-from arena.league import FailedSeat
 from arena.referee import play_game
 from arena.schedule import GameSpec, block_seed
-from arena.seats import ProcessSeat, Seat
+from arena.seats import ProcessSeat, give_back, hello_line, take_seats
 from arena.watchdog import Watchdog
 from engines.base import resolve_options
 
@@ -82,14 +80,7 @@ async def check_bot(
 
     engine = engines.get(engine_name)
     options = resolve_options(engine.option_specs(), {})
-    hello = protocol.encode(
-        protocol.hello(
-            engine_name,
-            engine.version,
-            options,
-            {"move_ms": limits.move_ms, "bank_ms": limits.bank_ms},
-        )
-    )
+    hello = hello_line(engine, options, limits)
     candidate = BotSpec("candidate", parse_command(command), limits)
     opponent = BotSpec("random", parse_command("python -m bots.random"), limits)
     with tempfile.TemporaryDirectory(prefix="arena-check-") as work, Watchdog() as guard:
@@ -168,19 +159,14 @@ async def _one_game(
     """One game with the candidate in ``seat``; its verdicts become problems."""
     mine, theirs = pools
     players = spec.players
-    seats: list[Seat] = []
-    for position in range(players):
-        pool = mine if position == seat else theirs
-        try:
-            seats.append(ProcessSeat(await pool.acquire()))
-        except BotStartup as fault:
-            seats.append(FailedSeat(pool.spec.name, fault))
+    seat_pools = [mine if position == seat else theirs for position in range(players)]
+    seats = await take_seats(seat_pools)
+    finished = False
     try:
         record = await play_game(engine, options, spec, seats, limits, STRICT)
+        finished = True
     finally:
-        for position, player in enumerate(seats):
-            if isinstance(player, ProcessSeat):
-                (mine if position == seat else theirs).release(player.bot)
+        give_back(seats, seat_pools, finished=finished)
     mine_seat = seats[seat]
     if isinstance(mine_seat, ProcessSeat):
         report.think_ms += [t * 1000 for t in mine_seat.think_times]

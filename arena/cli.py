@@ -154,7 +154,7 @@ def standings(folder: str, fmt: str, model: str, method: str, anchor: str | None
 
 def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: Any) -> None:
     from arena import report, store
-    from arena.league import DISQUALIFIED
+    from arena.botproc import DISQUALIFIED
     from arena.ratings import compute_standings
 
     store.read_league(folder)  # a clear error for a folder that is not a league's

@@ -17,19 +17,16 @@ from typing import Any
 import trio
 
 import engines
-from arena import protocol
 from arena.botproc import BotPool, StderrLog
 from arena.config import LeagueConfig
-from arena.errors import BotStartup
 from arena.referee import play_game
 from arena.schedule import GameSpec, iter_blocks
-from arena.seats import ProcessSeat, Seat
+from arena.seats import ProcessSeat, give_back, hello_line, take_seats
 from arena.sprt import Sprt
 from arena.store import ResultsDir, read_games
 from arena.watchdog import Watchdog
 
 Record = dict[str, Any]
-DISQUALIFIED = "disqualified"  # marks the forfeit note of a bot that kept failing to start
 
 
 @dataclass
@@ -42,37 +39,6 @@ class LeagueOutcome:
     interrupted: bool = False
     disqualified: dict[str, str] = field(default_factory=dict)
     stopped_early: str = ""
-
-
-class FailedSeat:
-    """A seat whose bot could not be started: it forfeits at the start of the game."""
-
-    def __init__(self, name: str, fault: BotStartup) -> None:
-        self.name = name
-        self._fault = fault
-
-    def startup_charge_ms(self) -> float:
-        return 0.0
-
-    async def start(self, game: str, seat: int, players: int, seed: int) -> None:
-        raise self._fault
-
-    async def act(
-        self,
-        game: str,
-        step: int,
-        observation: dict[str, Any],
-        legal: list[dict[str, Any]],
-        time_ms: int,
-        bank_ms: int,
-    ) -> tuple[int, float]:
-        raise self._fault
-
-    async def substituted(self, game: str, step: int, action: dict[str, Any], reason: str) -> None:
-        raise self._fault
-
-    async def end(self, game: str, result: dict[str, Any], observation: dict[str, Any]) -> None:
-        raise self._fault
 
 
 class BlockFeed:
@@ -154,26 +120,14 @@ class _LeagueRun:
         self.stored = stored
         self.progress = progress
         self.transcripts = transcripts
-        self.max_start_failures = config.limits.max_start_failures
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
         self.partial_blocks: dict[tuple[int, int], dict[str, Record]] = {}
         self.pools: dict[str, BotPool] = {}
 
-    def _hello(self) -> bytes:
-        limits = self.config.limits
-        return protocol.encode(
-            protocol.hello(
-                self.config.engine,
-                self.engine.version,
-                dict(self.config.options),
-                {"move_ms": limits.move_ms, "bank_ms": limits.bank_ms},
-            )
-        )
-
     async def play(
         self, workroot: Path, guard: Watchdog, signals: AsyncIterator[int], jobs: int
     ) -> None:
-        hello = self._hello()
+        hello = hello_line(self.engine, self.config.options, self.config.limits)
         async with trio.open_nursery() as hosts:
             for bot in self.config.bots:
                 log = StderrLog(self.store.log_path(bot.name), bot.limits.stderr_bytes)
@@ -197,9 +151,7 @@ class _LeagueRun:
                     pool.close_all()
         self.outcome.stopped_early = self.feed.stop_reason
         self.outcome.disqualified = {
-            name: pool.last_failure
-            for name, pool in self.pools.items()
-            if pool.start_failures >= self.max_start_failures
+            name: pool.last_failure for name, pool in self.pools.items() if pool.disqualified
         }
 
     async def _watch_signals(self, signals: AsyncIterator[int], scope: trio.CancelScope) -> None:
@@ -210,7 +162,8 @@ class _LeagueRun:
 
     async def _play_one(self, spec: GameSpec, slots: trio.Semaphore) -> None:
         try:
-            seats = await self._seat(spec)
+            pools = [self.pools[name] for name in spec.seating]
+            seats = await take_seats(pools, record=self.transcripts)
             finished = False
             try:
                 record = await play_game(
@@ -223,11 +176,7 @@ class _LeagueRun:
                 )
                 finished = True
             finally:
-                for seat in seats:
-                    if isinstance(seat, ProcessSeat):
-                        # a game cut off mid-way leaves a stale question: never reuse
-                        seat.bot.broken = seat.bot.broken or not finished
-                        self.pools[seat.name].release(seat.bot)
+                give_back(seats, pools, finished=finished)
             self.store.append(record)
             # fsync off the event loop: the other games keep playing while the disk works
             await trio.to_thread.run_sync(self.store.sync)
@@ -242,23 +191,6 @@ class _LeagueRun:
             self._collect(spec, record)
         finally:
             slots.release()
-
-    async def _seat(self, spec: GameSpec) -> list[Seat]:
-        """One seat per bot of the game: a pooled process, or a forfeit if it cannot start."""
-        seats: list[Seat] = []
-        for name in spec.seating:
-            pool = self.pools[name]
-            if pool.start_failures >= self.max_start_failures:
-                fault = BotStartup(f"{DISQUALIFIED} after {pool.start_failures} failed starts")
-                seats.append(FailedSeat(name, fault))
-                continue
-            try:
-                bot = await pool.acquire()
-            except BotStartup as fault:
-                seats.append(FailedSeat(name, fault))
-                continue
-            seats.append(ProcessSeat(bot, record=self.transcripts))
-        return seats
 
     def _collect(self, spec: GameSpec, record: Record) -> None:
         """Hand each complete block to the feed."""

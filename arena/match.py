@@ -10,14 +10,12 @@ from typing import Any
 import trio
 
 import engines
-from arena import protocol
 from arena.botproc import BotPool, StderrLog
 from arena.config import BotSpec, Limits, Policy
-from arena.errors import BotStartup
-from arena.league import FailedSeat
 from arena.referee import Record, StepHook, play_game
 from arena.schedule import GameSpec
-from arena.seats import ProcessSeat, Seat
+from arena.seats import hello_line, take_seats
+from arena.watchdog import Watchdog
 
 
 async def play_match(
@@ -31,14 +29,7 @@ async def play_match(
 ) -> Record:
     """Start one process per seat, play one game, end every process; return the record."""
     engine = engines.get(engine_name)
-    hello = protocol.encode(
-        protocol.hello(
-            engine_name,
-            engine.version,
-            dict(options),
-            {"move_ms": limits.move_ms, "bank_ms": limits.bank_ms},
-        )
-    )
+    hello = hello_line(engine, options, limits)
     spec = GameSpec(
         id=f"play-{seed}",
         table=0,
@@ -47,18 +38,15 @@ async def play_match(
         seed=seed,
         seating=tuple(bot.name for bot in bots),
     )
-    with tempfile.TemporaryDirectory(prefix="arena-play-") as workroot:
+    with tempfile.TemporaryDirectory(prefix="arena-play-") as workroot, Watchdog() as guard:
         async with trio.open_nursery() as hosts:
-            pools = [BotPool(bot, hello, Path(workroot), StderrLog(None, 0), hosts) for bot in bots]
+            pools = [
+                BotPool(bot, hello, Path(workroot), StderrLog(None, 0), hosts, guard)
+                for bot in bots
+            ]
             try:
-                seats: list[Seat] = []
-                for pool in pools:
-                    try:
-                        seats.append(ProcessSeat(await pool.acquire()))
-                    except BotStartup as fault:
-                        seats.append(FailedSeat(pool.spec.name, fault))
+                seats = await take_seats(pools)
                 return await play_game(engine, options, spec, seats, limits, policy, on_step)
             finally:
-                for seat in seats:
-                    if isinstance(seat, ProcessSeat):
-                        seat.bot.close()
+                for pool in pools:
+                    pool.close_all()

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import trio
 
 from arena import protocol
-from arena.botproc import BotProcess
-from arena.errors import BotProtocolError, BotTimeout
+from arena.botproc import BotPool, BotProcess
+from arena.config import Limits
+from arena.errors import BotProtocolError, BotStartup, BotTimeout
 from arena.sdk import Choose, GameInfo
+from engines.base import Engine
 
 Action = dict[str, Any]
 
@@ -161,3 +164,62 @@ class FunctionSeat:
 
     async def end(self, game: str, result: dict[str, Any], observation: dict[str, Any]) -> None:
         self._games.pop(game, None)
+
+
+class FailedSeat:
+    """A seat whose bot could not be started: it forfeits at the start of the game."""
+
+    def __init__(self, name: str, fault: BotStartup) -> None:
+        self.name = name
+        self._fault = fault
+
+    def startup_charge_ms(self) -> float:
+        return 0.0
+
+    async def start(self, game: str, seat: int, players: int, seed: int) -> None:
+        raise self._fault
+
+    async def act(
+        self,
+        game: str,
+        step: int,
+        observation: dict[str, Any],
+        legal: list[dict[str, Any]],
+        time_ms: int,
+        bank_ms: int,
+    ) -> tuple[int, float]:
+        raise self._fault
+
+    async def substituted(self, game: str, step: int, action: dict[str, Any], reason: str) -> None:
+        raise self._fault
+
+    async def end(self, game: str, result: dict[str, Any], observation: dict[str, Any]) -> None:
+        raise self._fault
+
+
+def hello_line(engine: Engine, options: Mapping[str, Any], limits: Limits) -> bytes:
+    """The ``hello`` every bot of a game gets: engine, resolved options and the clock."""
+    clock = {"move_ms": limits.move_ms, "bank_ms": limits.bank_ms}
+    return protocol.encode(protocol.hello(engine.name, engine.version, dict(options), clock))
+
+
+async def take_seats(pools: Sequence[BotPool], *, record: bool = False) -> list[Seat]:
+    """One seat per pool, in order: a pooled process, or a forfeit if it cannot start."""
+    seats: list[Seat] = []
+    for pool in pools:
+        try:
+            seats.append(ProcessSeat(await pool.acquire(), record=record))
+        except BotStartup as fault:
+            seats.append(FailedSeat(pool.spec.name, fault))
+    return seats
+
+
+def give_back(seats: Sequence[Seat], pools: Sequence[BotPool], *, finished: bool) -> None:
+    """Return each seat's process to its pool after a game.
+
+    A game cut off mid-way leaves a question unanswered: its processes are never reused.
+    """
+    for seat, pool in zip(seats, pools, strict=False):
+        if isinstance(seat, ProcessSeat):
+            seat.bot.broken = seat.bot.broken or not finished
+            pool.release(seat.bot)
