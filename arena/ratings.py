@@ -24,7 +24,7 @@ import json
 import math
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -158,17 +158,7 @@ class Standings:
             for bot, cells in self.crosstable.items()
         }
         out["los"] = self.los
-        out["seats"] = [
-            {
-                "engine": s.engine,
-                "players": s.players,
-                "seat": s.seat,
-                "games": s.games,
-                "mean_score": s.mean_score,
-                "win_pct": s.win_pct,
-            }
-            for s in self.seats
-        ]
+        out["seats"] = [asdict(seat) for seat in self.seats]
         return out
 
 
