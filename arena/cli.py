@@ -71,8 +71,8 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
     import trio
 
     from arena import config as config_module
-    from arena.league import run_league
-    from arena.progress import Progress
+    from arena.league.runner import run_league
+    from arena.show.progress import Progress
 
     league = config_module.load(config)
     folder = Path(out) if out else Path("results") / league.name
@@ -80,7 +80,7 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
     progress = Progress(league.name)
     feed = None
     if league.mode == "sprt":
-        from arena.league import SprtFeed
+        from arena.league.runner import SprtFeed
 
         feed = SprtFeed(league, echo=lambda line: click.echo(line, err=True))
     outcome = trio.run(
@@ -153,9 +153,10 @@ def standings(folder: str, fmt: str, model: str, method: str, anchor: str | None
 
 
 def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: Any) -> None:
-    from arena import report, store
-    from arena.botproc import DISQUALIFIED
-    from arena.ratings import compute_standings
+    from arena.game.botproc import DISQUALIFIED
+    from arena.league import store
+    from arena.show import tables as report
+    from arena.stats.ratings import compute_standings
 
     store.read_league(folder)  # a clear error for a folder that is not a league's
     records = store.read_games(folder)
@@ -217,7 +218,7 @@ def play(
 
     import engines as registry
     from arena.config import BotSpec, Limits, Policy, parse_command
-    from arena.match import play_match
+    from arena.tools.match import play_match
     from engines.base import OptionError, resolve_options
 
     try:
@@ -335,8 +336,8 @@ def replay(folder: str, game_id: str) -> None:
     Example:
       arena replay results/demo t0-b0-r1
     """
-    from arena.replay import replay_record
-    from arena.store import read_games, read_league
+    from arena.league.store import read_games, read_league
+    from arena.tools.replay import replay_record
 
     read_league(Path(folder))
     records = [r for r in read_games(Path(folder)) if r["id"] == game_id]
@@ -370,8 +371,8 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
     import trio
 
     from arena.config import BotSpec, parse_command
-    from arena.replay import read_transcript, replay_seat
-    from arena.store import TRANSCRIPTS
+    from arena.league.store import TRANSCRIPTS
+    from arena.tools.replay import read_transcript, replay_seat
 
     path = Path(folder) / TRANSCRIPTS / game_id / f"seat{seat}.jsonl"
     transcript = read_transcript(path)
@@ -422,8 +423,8 @@ def check_bot_command(
     import trio
 
     import engines as registry
-    from arena.checkbot import check_bot
     from arena.config import Limits, parse_command
+    from arena.tools.checkbot import check_bot
 
     try:
         game_engine = registry.get(engine)

@@ -30,7 +30,7 @@ from tabulate import tabulate
 import engines
 from arena import config as arena_config
 from arena import protocol
-from arena.league import run_league
+from arena.league.runner import run_league
 from engines.base import Engine
 
 HERE = Path(__file__).resolve().parent
@@ -159,11 +159,11 @@ def transport_ping_pong(
 ) -> float:
     """Like :func:`ping_pong`, through the arena's own transport (``BotProcess.ask``).
 
-    The bot is started by ``arena.botproc.host_bot`` exactly as a league starts it (limits,
+    The bot is started by ``arena.game.botproc.host_bot`` exactly as a league starts it (limits,
     new session, stderr drain). Raises whatever a changed ``botproc`` API raises; callers
     report that instead of stopping.
     """
-    from arena import botproc
+    from arena.game import botproc
 
     hello = protocol.encode(protocol.hello(config.engine, "1", {}, {}))
 

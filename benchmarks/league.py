@@ -4,7 +4,7 @@
     python benchmarks/league.py --quick     # smoke test (< 30 s): 600 games
     python benchmarks/league.py --engine space-five --games 5000
 
-Everything runs the real stack (``arena.league.run_league`` writing ``games.jsonl`` in a
+Everything runs the real stack (``arena.league.runner.run_league`` writing ``games.jsonl`` in a
 temporary folder) with ``benchmarks/trivial_bot.py`` in every seat:
 
 1. **games/s at jobs 1, 2, 4**, each next to the limit set by raw pipe round trips measured
@@ -12,7 +12,7 @@ temporary folder) with ``benchmarks/trivial_bot.py`` in every seat:
 2. **memory**: the referee's resident set (VmRSS of this process) sampled after 2,000 and
    after 20,000 finished games of one league (target: growth below 20 %);
 3. **process reuse**: seconds per game on pooled, reused bot processes (``run_league``,
-   jobs = 1) against a fresh process per seat for every game (``arena.match.play_match``,
+   jobs = 1) against a fresh process per seat for every game (``arena.tools.match.play_match``,
    which starts, handshakes and ends one process per seat for one game).
 """
 
@@ -50,7 +50,7 @@ def _pick_engine(wanted: str | None) -> str:
 
 def _fresh_games(config: Any, count: int) -> float:
     """Mean seconds per game when every seat gets a freshly started process."""
-    from arena.match import play_match
+    from arena.tools.match import play_match
 
     async def one(seed: int) -> None:
         await play_match(

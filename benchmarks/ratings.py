@@ -25,7 +25,7 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from arena.ratings import compute_standings  # noqa: E402
+from arena.stats.ratings import compute_standings  # noqa: E402
 from tests.ratings_sim import simulate_league  # noqa: E402
 
 

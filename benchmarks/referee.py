@@ -9,7 +9,7 @@ engine this measures, interleaved in the same run (the machine is shared and noi
 
 (a) **raw**: a trio parent exchanging a real ``act`` line of the engine (mean size of an
     index-0 game) with ``benchmarks/trivial_bot.py``, ``jobs`` such pairs at once;
-(b) **arena**: ``arena.league.run_league`` playing the engine with that same trivial bot in
+(b) **arena**: ``arena.league.runner.run_league`` playing the engine with that same trivial bot in
     every seat, ``jobs`` games at once; decisions are counted from ``games.jsonl``.
 
 The ratio arena/raw is the share of the physical limit the arena reaches (target: >= 0.6 at
@@ -118,7 +118,7 @@ _CELLS = ("raw", "transport", "arena", "wall")
 
 _LEGEND = """
 raw RT/s: trivial trio parent <-> trivial bot, `jobs` pairs at once, the same act line;
-transport RT/s: the same exchange through arena.botproc (host_bot + BotProcess.ask);
+transport RT/s: the same exchange through arena.game.botproc (host_bot + BotProcess.ask);
 arena dec/s: run_league with trivial bots, from the first finished game to the last;
 arena/raw: the share of the physical limit reached (target >= 0.6 at jobs=1);
 vs raw j=1: arena dec/s against one raw pipe (what extra jobs buy);
@@ -129,7 +129,7 @@ incl. start-up: arena/raw over the whole run_league call (spawn, store, bye);
 def _transport(config: Any, message: bytes, seconds: float, jobs: int) -> float:
     try:
         return _bench.transport_ping_pong(config, message, seconds, jobs)
-    except Exception as exc:  # arena.botproc is being reworked: report, don't stop
+    except Exception as exc:  # arena.game.botproc is being reworked: report, don't stop
         print(f"transport measurement failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 0.0
 

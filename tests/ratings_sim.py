@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.mle import ELO_PER_NAT
+from arena.stats.mle import ELO_PER_NAT
 
 
 def simulate_league(

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from arena.local import play_local
+from arena.game.local import play_local
 from bots import random as random_bot
 from bots.cat_yard_greedy import choose as greedy
 from engines.base import State

@@ -18,12 +18,12 @@ import trio
 from arena import config
 from arena.config import Limits, Policy
 from arena.errors import BotTimeout
-from arena.league import run_league
-from arena.referee import play_game
-from arena.schedule import GameSpec
+from arena.game.referee import play_game
+from arena.game.seats import FunctionSeat
+from arena.game.spec import GameSpec
+from arena.league.runner import run_league
+from arena.league.store import read_games
 from arena.sdk import GameInfo
-from arena.seats import FunctionSeat
-from arena.store import read_games
 from tests.conftest import ROOT, processes_with
 from tests.toy_engine import ENGINE
 

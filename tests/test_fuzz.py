@@ -25,15 +25,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from arena import config
-from arena.botproc import BotProcess, LineReader
 from arena.cli import main
 from arena.config import BotSpec, Limits, Policy
 from arena.errors import ConfigError
-from arena.match import play_match
-from arena.referee import play_game
-from arena.replay import replay_record
-from arena.schedule import GameSpec
-from arena.seats import FunctionSeat, ProcessSeat, Seat
+from arena.game.botproc import BotProcess, LineReader
+from arena.game.referee import play_game
+from arena.game.seats import FunctionSeat, ProcessSeat, Seat
+from arena.game.spec import GameSpec
+from arena.tools.match import play_match
+from arena.tools.replay import replay_record
 from tests.conftest import ROOT, processes_with
 from tests.toy_engine import ENGINE
 

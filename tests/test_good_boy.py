@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from arena.local import play_local
+from arena.game.local import play_local
 from arena.sdk import Choose
 from bots import good_boy_greedy
 from bots import random as random_bot

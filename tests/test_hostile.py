@@ -23,9 +23,9 @@ import pytest
 import trio
 
 from arena import config
-from arena.league import LeagueOutcome, run_league
-from arena.replay import replay_record
-from arena.store import read_games
+from arena.league.runner import LeagueOutcome, run_league
+from arena.league.store import read_games
+from arena.tools.replay import replay_record
 from tests.conftest import ROOT, processes_with
 
 HOSTILE = ROOT / "tests" / "hostile"

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from arena.local import play_local
+from arena.game.local import play_local
 from arena.sdk import Choose
 from bots import if_it_fits_greedy
 from bots import random as random_bot

@@ -16,9 +16,9 @@ import trio
 
 from arena import config
 from arena.errors import ResultsError
-from arena.league import run_league
-from arena.replay import replay_record
-from arena.store import read_games
+from arena.league.runner import run_league
+from arena.league.store import read_games
+from arena.tools.replay import replay_record
 from tests.conftest import ROOT, processes_with
 
 
@@ -176,7 +176,7 @@ def sprt_text(marker: str, elo1: int) -> str:
 def test_sprt_league_stops_when_the_test_decides(
     tmp_path: Path, toy_engine: str, in_repo: Path
 ) -> None:
-    from arena.league import SprtFeed
+    from arena.league.runner import SprtFeed
 
     marker = f"m{uuid.uuid4().hex[:8]}"
     league = load(tmp_path, sprt_text(marker, 20))

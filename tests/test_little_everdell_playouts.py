@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from arena.local import play_local
+from arena.game.local import play_local
 from bots import little_everdell_greedy as greedy
 from bots import random as random_bot
 from engines.little_everdell import ENGINE

@@ -18,9 +18,9 @@ import pytest
 import tomli_w
 
 from arena.errors import ConfigError
-from arena.mle import ELO_PER_NAT
-from arena.ratings import compute_standings
-from arena.report import FORMATS, render
+from arena.show.tables import FORMATS, render
+from arena.stats.mle import ELO_PER_NAT
+from arena.stats.ratings import compute_standings
 from tests.ratings_sim import simulate_league
 
 TRUE = [1250.0, 1400.0, 1500.0, 1580.0, 1700.0]

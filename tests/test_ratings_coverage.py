@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.ratings import compute_standings
+from arena.stats.ratings import compute_standings
 from tests.ratings_sim import simulate_league
 
 TRUE = [1300.0, 1420.0, 1500.0, 1560.0, 1720.0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.sprt import Sprt, expected_score
+from arena.stats.sprt import Sprt, expected_score
 from tests.ratings_sim import simulate_league
 
 ALPHA = BETA = 0.05

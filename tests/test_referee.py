@@ -9,11 +9,11 @@ import trio
 
 from arena.config import Limits, Policy
 from arena.errors import BotCrash, BotTimeout
-from arena.referee import forfeit_ranks, play_game
-from arena.replay import replay_record
-from arena.schedule import GameSpec
+from arena.game.referee import forfeit_ranks, play_game
+from arena.game.seats import FunctionSeat
+from arena.game.spec import GameSpec
 from arena.sdk import GameInfo
-from arena.seats import FunctionSeat
+from arena.tools.replay import replay_record
 from tests.toy_engine import ENGINE
 
 Legal = list[dict[str, Any]]

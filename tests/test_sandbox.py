@@ -14,8 +14,8 @@ import trio
 
 from arena import config
 from arena.errors import ConfigError
-from arena.league import run_league
-from arena.store import read_games
+from arena.league.runner import run_league
+from arena.league.store import read_games
 from tests.conftest import ROOT, processes_with
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from arena.local import play_local
+from arena.game.local import play_local
 from bots import random as random_bot
 from bots import space_five_greedy
 from engines.space_five import ENGINE

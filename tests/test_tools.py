@@ -11,9 +11,9 @@ import pytest
 import trio
 from click.testing import CliRunner
 
-from arena.checkbot import percentile
 from arena.cli import main
-from arena.league import run_league
+from arena.league.runner import run_league
+from arena.tools.checkbot import percentile
 from tests.conftest import processes_with
 from tests.test_league import league_text, load
 

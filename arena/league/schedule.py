@@ -11,37 +11,16 @@ run at once.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from itertools import combinations
 
 from arena.config import LeagueConfig
+from arena.game.spec import GameSpec
 from engines.base import derive_rng
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """One game to play."""
-
-    id: str
-    table: int
-    block: int
-    rotation: int
-    seed: int
-    seating: tuple[str, ...]  # bot name per seat
-
-    @property
-    def players(self) -> int:
-        return len(self.seating)
 
 
 def block_seed(league_seed: int, players: int, block: int) -> int:
     """The game seed of ``block`` for tables of ``players`` seats."""
     return derive_rng(league_seed, "block", players, block).getrandbits(48)
-
-
-def bot_seed(game_seed: int, seat: int) -> int:
-    """The seed a bot is given for its own RNG: derived from, never equal to, the game's."""
-    return derive_rng(game_seed, "bot", seat).getrandbits(31)
 
 
 def tables(config: LeagueConfig) -> list[tuple[str, ...]]:

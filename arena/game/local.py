@@ -2,7 +2,7 @@
 
 For tests, quick heuristic comparisons and engine benchmarks::
 
-    python -m arena.local space-five bots.space_five_greedy bots.random --games 200
+    python -m arena.game.local space-five bots.space_five_greedy bots.random --games 200
 
 plays seat-rotated blocks (the same seed under every rotation) and prints each bot's mean
 rank, win share and mean score.

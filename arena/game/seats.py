@@ -15,9 +15,9 @@ from typing import Any, Protocol
 import trio
 
 from arena import protocol
-from arena.botproc import BotPool, BotProcess
 from arena.config import Limits
 from arena.errors import BotProtocolError, BotStartup, BotTimeout
+from arena.game.botproc import BotPool, BotProcess
 from arena.sdk import Choose, GameInfo
 from engines.base import Engine
 

@@ -17,14 +17,15 @@ from typing import Any
 import trio
 
 import engines
-from arena.botproc import BotPool, StderrLog
 from arena.config import LeagueConfig
-from arena.referee import play_game
-from arena.schedule import GameSpec, iter_blocks
-from arena.seats import ProcessSeat, give_back, hello_line, take_seats
-from arena.sprt import Sprt
-from arena.store import ResultsDir, read_games
-from arena.watchdog import Watchdog
+from arena.game.botproc import BotPool, StderrLog
+from arena.game.referee import play_game
+from arena.game.seats import ProcessSeat, give_back, hello_line, take_seats
+from arena.game.spec import GameSpec
+from arena.game.watchdog import Watchdog
+from arena.league.schedule import iter_blocks
+from arena.league.store import ResultsDir, read_games
+from arena.stats.sprt import Sprt
 
 Record = dict[str, Any]
 

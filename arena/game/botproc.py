@@ -29,7 +29,7 @@ import trio
 from arena import protocol
 from arena.config import BotSpec, Limits
 from arena.errors import BotCrash, BotFault, BotProtocolError, BotStartup, BotTimeout
-from arena.watchdog import Watchdog
+from arena.game.watchdog import Watchdog
 
 _CHUNK = 1 << 16
 
@@ -109,7 +109,7 @@ def _child_setup(rlimits: list[tuple[int, int]]) -> Callable[[], None]:
     """What runs in the child before exec: the resource limits.
 
     (Not ``PR_SET_PDEATHSIG``: trio forks from a worker thread, and that signal fires when
-    the forking *thread* exits. :mod:`arena.watchdog` ties bots to the referee instead.)
+    the forking *thread* exits. :mod:`arena.game.watchdog` ties bots to the referee instead.)
     """
 
     def setup() -> None:

@@ -12,11 +12,11 @@ import trio
 
 import engines
 from arena import protocol
-from arena.botproc import BotProcess, StderrLog, host_bot
 from arena.config import BotSpec
 from arena.errors import BotFault, UserError
-from arena.referee import forfeit_ranks
-from arena.watchdog import Watchdog
+from arena.game.botproc import BotProcess, StderrLog, host_bot
+from arena.game.referee import forfeit_ranks
+from arena.game.watchdog import Watchdog
 from engines.base import EngineError
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from arena.mle import FloatArray
+from arena.stats.mle import FloatArray
 
 CHUNK = 64
 """Resamples drawn (and fitted) together: bounds memory at ``CHUNK x units`` floats."""

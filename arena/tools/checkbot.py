@@ -16,13 +16,14 @@ from pathlib import Path
 import trio
 
 import engines
-from arena.botproc import ENDED_CLEANLY, BotPool, BotProcess, StderrLog
 from arena.config import BotSpec, Limits, Policy, parse_command
 from arena.errors import BotStartup
-from arena.referee import play_game
-from arena.schedule import GameSpec, block_seed
-from arena.seats import ProcessSeat, give_back, hello_line, take_seats
-from arena.watchdog import Watchdog
+from arena.game.botproc import ENDED_CLEANLY, BotPool, BotProcess, StderrLog
+from arena.game.referee import play_game
+from arena.game.seats import ProcessSeat, give_back, hello_line, take_seats
+from arena.game.spec import GameSpec
+from arena.game.watchdog import Watchdog
+from arena.league.schedule import block_seed
 from engines.base import resolve_options
 
 # every fault ends the bot's game: the first one is the finding, and a hung bot is not

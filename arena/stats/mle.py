@@ -5,7 +5,7 @@ Both fits are damped Newton iterations on the concave log-likelihood and return 
 with mean zero (the likelihood only sees differences). The Elo scale is
 ``ELO_PER_NAT * theta``.
 
-Nothing here knows about games, bots or records: ``arena.ratings`` builds the inputs.
+Nothing here knows about games, bots or records: ``arena.stats.ratings`` builds the inputs.
 """
 
 from __future__ import annotations

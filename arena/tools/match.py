@@ -10,12 +10,12 @@ from typing import Any
 import trio
 
 import engines
-from arena.botproc import BotPool, StderrLog
 from arena.config import BotSpec, Limits, Policy
-from arena.referee import Record, StepHook, play_game
-from arena.schedule import GameSpec
-from arena.seats import hello_line, take_seats
-from arena.watchdog import Watchdog
+from arena.game.botproc import BotPool, StderrLog
+from arena.game.referee import Record, StepHook, play_game
+from arena.game.seats import hello_line, take_seats
+from arena.game.spec import GameSpec
+from arena.game.watchdog import Watchdog
 
 
 async def play_match(

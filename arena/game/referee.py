@@ -1,4 +1,4 @@
-"""Play ONE game: an engine state and one :class:`~arena.seats.Seat` per seat.
+"""Play ONE game: an engine state and one :class:`~arena.game.seats.Seat` per seat.
 
 The referee keeps each seat's clock (per-decision limit plus an overage bank), turns every
 fault into a verdict and applies the league's policy: ``random`` plays a seeded random legal
@@ -16,8 +16,8 @@ from typing import Any
 
 from arena.config import Limits, Policy
 from arena.errors import BotFault
-from arena.schedule import GameSpec, bot_seed
-from arena.seats import Seat
+from arena.game.seats import Seat
+from arena.game.spec import GameSpec, bot_seed
 from engines.base import Engine, derive_rng
 
 Record = dict[str, Any]

@@ -14,7 +14,7 @@
 * 95% intervals and the likelihood-of-superiority matrix come from a bootstrap that resamples
   whole units (rotation blocks; seeds for solo games) with a fixed seed.
 
-``docs/ratings.md`` explains every number. The SPRT lives in :mod:`arena.sprt`.
+``docs/ratings.md`` explains every number. The SPRT lives in :mod:`arena.stats.sprt`.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from arena.bootstrap import percentile_interval, resample_counts, superiority
 from arena.errors import VERDICTS, ConfigError
-from arena.mle import ELO_PER_NAT, FloatArray, IntArray, PlackettLuce, fit_bt, sum_by
-from arena.sprt import Sprt
+from arena.stats.bootstrap import percentile_interval, resample_counts, superiority
+from arena.stats.mle import ELO_PER_NAT, FloatArray, IntArray, PlackettLuce, fit_bt, sum_by
+from arena.stats.sprt import Sprt
 
 __all__ = [
     "BASE_RATING",
@@ -384,7 +384,7 @@ def _fit_bt(
 
 
 def _pl_stages(contests: Mapping[int, _Contests], n: int) -> tuple[IntArray, FloatArray, IntArray]:
-    """Choice stages of every finishing order (see :class:`arena.mle.PlackettLuce`).
+    """Choice stages of every finishing order (see :class:`arena.stats.mle.PlackettLuce`).
 
     Tied bots are expanded into every order among them, each weighted equally (a two-bot
     tie is half a win each way, as in the Bradley–Terry model).

@@ -1,4 +1,4 @@
-"""Render :class:`arena.ratings.Standings` as a terminal table, Markdown, CSV or JSON.
+"""Render :class:`arena.stats.ratings.Standings` as a terminal table, Markdown, CSV or JSON.
 
 The ``table`` format keeps the main standings within 80 columns (long bot names are cut);
 the verdict breakdown, crosstable, seat table and likelihood of superiority follow as
@@ -17,7 +17,7 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.errors import VERDICTS, ConfigError
-from arena.ratings import ONLINE_K, BotStanding, Standings
+from arena.stats.ratings import ONLINE_K, BotStanding, Standings
 
 FORMATS = ("table", "markdown", "csv", "json")
 WIDTH = 80

@@ -1,0 +1,1 @@
+"""One game between seats: bot processes, the watchdog, seats and the referee."""

@@ -1,0 +1,1 @@
+"""A league and its results folder: schedules, the runner and the store."""

@@ -1,0 +1,1 @@
+"""What is shown to people: standings tables and progress."""

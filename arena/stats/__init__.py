@@ -1,0 +1,1 @@
+"""Statistics behind the standings: maximum likelihood, bootstrap, SPRT."""

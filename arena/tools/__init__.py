@@ -1,0 +1,1 @@
+"""Tools for bot authors and organisers: play, check-bot, replay."""
