@@ -18,8 +18,11 @@ from arena.errors import ConfigError, UserError
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+DISQUALIFIED_EXIT = 3  # ``arena run``: the league finished, but a bot was disqualified
+
+
 class ArenaGroup(click.Group):
-    """Turns every :class:`UserError` into ``arena: error: ...`` and exit status 2."""
+    """Turns every :class:`UserError` and click usage error into one line and exit status 2."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -27,6 +30,22 @@ class ArenaGroup(click.Group):
         except UserError as exc:
             click.echo(f"arena: error: {exc}", err=True)
             ctx.exit(2)
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx is not None else "arena"
+            message = exc.format_message().replace("\n", " ")
+            click.echo(f"arena: error: {message} (see '{where} --help')", err=True)
+            ctx.exit(2)
+        except BaseExceptionGroup as group:  # a UserError raised inside a trio nursery
+            mistakes, rest = group.split(UserError)
+            if mistakes is None or rest is not None:
+                raise
+            click.echo(f"arena: error: {_first_leaf(mistakes)}", err=True)
+            ctx.exit(2)
+
+
+def _first_leaf(group: BaseExceptionGroup[Any]) -> BaseException:
+    first = group.exceptions[0]
+    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -64,6 +83,9 @@ def main() -> None:
 def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts: bool) -> None:
     """Run (or resume) the league in CONFIG and print its standings.
 
+    Exit status 0; 2 for a mistake in the input; 3 when the league finished but a bot was
+    disqualified (its games are stored and forfeited); 130 when stopped (Ctrl-C).
+
     \b
     Example:
       arena run configs/demo.toml --jobs 2
@@ -72,10 +94,13 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
 
     from arena import config as config_module
     from arena.league.runner import run_league
+    from arena.league.schedule import game_count
     from arena.show.progress import Progress
 
     league = config_module.load(config)
     folder = Path(out) if out else Path("results") / league.name
+    click.echo(f"league {league.name}: {game_count(league):,} games scheduled", err=True)
+    resume = _resume_command(config, out, jobs, transcripts)
     jobs = jobs or os.cpu_count() or 1
     progress = Progress(league.name)
     feed = None
@@ -98,8 +123,7 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
         progress.finish()
         click.echo(
             f"arena: stopped; {outcome.played + outcome.skipped} of {outcome.scheduled} games "
-            f"are stored in {folder}. Resume with: arena run {shlex.quote(config)}"
-            + (f" --out {shlex.quote(out)}" if out else ""),
+            f"are stored in {folder}. Resume with: {resume}",
             err=True,
         )
         sys.exit(130)
@@ -111,6 +135,20 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
         f"{outcome.played} games played, {outcome.skipped} already stored, in {folder}", err=True
     )
     _print_standings(folder, "table", write=True)
+    if outcome.disqualified:
+        sys.exit(DISQUALIFIED_EXIT)
+
+
+def _resume_command(config: str, out: str | None, jobs: int | None, transcripts: bool) -> str:
+    """The command that resumes this run with the same settings (without --fresh)."""
+    words = ["arena", "run", config]
+    if out:
+        words += ["--out", out]
+    if jobs:
+        words += ["--jobs", str(jobs)]
+    if transcripts:
+        words.append("--transcripts")
+    return shlex.join(words)
 
 
 @main.command()
@@ -155,11 +193,14 @@ def standings(folder: str, fmt: str, model: str, method: str, anchor: str | None
 def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: Any) -> None:
     from arena.game.botproc import DISQUALIFIED
     from arena.league import store
+    from arena.league.schedule import Shape
     from arena.show import tables as report
     from arena.stats.ratings import compute_standings
 
-    store.read_league(folder)  # a clear error for a folder that is not a league's
-    records = store.read_games(folder)
+    league = store.read_league(folder)  # a clear error for a folder that is not a league's
+    stored = store.read_games(folder)
+    shape = Shape.of(league)
+    records = [record for record in stored if shape.holds(record)]
     table = compute_standings(records, **kwargs)
     disqualified = sorted(
         {
@@ -169,8 +210,15 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
             if any(DISQUALIFIED in note for note in notes)
         }
     )
+    notes = []
+    if len(records) < len(stored):
+        notes.append(
+            f"{len(stored) - len(records)} stored games are not part of the league in "
+            f"{store.LEAGUE} (removed bots, sizes or rounds) and are not rated."
+        )
     if disqualified:
-        notes = [f"DISQUALIFIED (failed to start): {', '.join(disqualified)}."]
+        notes.append(f"DISQUALIFIED (failed to start): {', '.join(disqualified)}.")
+    if notes:
         table = dataclasses.replace(table, notes=(*table.notes, *notes))
     if write:
         store.write_standings_file(folder, table.to_dict())
@@ -361,6 +409,8 @@ def replay(folder: str, game_id: str) -> None:
 def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> None:
     """Feed the messages SEAT got in GAME_ID to a bot and compare its answers.
 
+    Seats are numbered from 0 (the first player), as in the protocol and the standings.
+
     The league must have been run with --transcripts. Exit status 0 when every answer
     equals the recorded one, 1 otherwise: reproduce a crash or an illegal move at home.
 
@@ -371,9 +421,18 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
     import trio
 
     from arena.config import BotSpec, parse_command
-    from arena.league.store import TRANSCRIPTS
+    from arena.league.store import TRANSCRIPTS, read_games, read_league
     from arena.tools.replay import read_transcript, replay_seat
 
+    read_league(Path(folder))
+    records = [r for r in read_games(Path(folder)) if r["id"] == game_id]
+    if not records:
+        raise UserError(f"{folder}: no stored game with id {game_id!r}")
+    seats = len(records[0]["seating"])
+    if seat >= seats:
+        raise UserError(
+            f"{folder}: game {game_id} has seats 0..{seats - 1} (numbered from 0); no seat {seat}"
+        )
     path = Path(folder) / TRANSCRIPTS / game_id / f"seat{seat}.jsonl"
     transcript = read_transcript(path)
     bot = BotSpec("replayed", parse_command(command))

@@ -247,19 +247,28 @@ def load(path: str | os.PathLike[str]) -> LeagueConfig:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
-    default_name = Path(path).stem
-    return parse(data, source=source, default_name=default_name)
+    except RecursionError:
+        raise ConfigError(f"{source}: not valid TOML: arrays or tables nested too deeply") from None
+    default_name = Path(path).stem[:MAX_NAME]
+    base = Path(path).resolve().parent
+    return parse(data, source=source, default_name=default_name, base=base)
 
 
 def parse(
-    data: Mapping[str, Any], *, source: str = "<config>", default_name: str = "league"
+    data: Mapping[str, Any],
+    *,
+    source: str = "<config>",
+    default_name: str = "league",
+    base: Path | None = None,
 ) -> LeagueConfig:
-    """Validate an already-parsed league table."""
+    """Validate an already-parsed league table; bot paths are relative to ``base``."""
     top = _Reader(source, data)
     top.check_keys(_TOP_KEYS)
     name = top.get("name", str, default_name)
     if not name or "/" in name or name.startswith(".") or not name.isprintable():
         raise top.fail("name", f"must be a plain folder name, got {name!r}")
+    if len(name) > MAX_NAME:
+        raise top.fail("name", f"is {len(name)} characters long; at most {MAX_NAME}")
 
     engine_name = top.get("engine", str)
     try:
@@ -298,7 +307,7 @@ def parse(
             "'bwrap' needs bubblewrap, which is not installed (apt-get install "
             'bubblewrap), or set sandbox = "none"',
         )
-    bots = _bots(top, limits, sandbox)
+    bots = _bots(top, limits, sandbox, base if base is not None else Path.cwd())
     names = [b.name for b in bots]
 
     candidate = top.get("candidate", str, None)
@@ -382,7 +391,7 @@ def _policy(reader: _Reader) -> Policy:
     return Policy(**values)
 
 
-def _bots(top: _Reader, limits: Limits, sandbox: str) -> tuple[BotSpec, ...]:
+def _bots(top: _Reader, limits: Limits, sandbox: str, base: Path) -> tuple[BotSpec, ...]:
     raw = top.get("bots", list)
     bots: list[BotSpec] = []
     seen: set[str] = set()
@@ -394,10 +403,12 @@ def _bots(top: _Reader, limits: Limits, sandbox: str) -> tuple[BotSpec, ...]:
         name = reader.get("name", str)
         if not name or not name.isprintable() or "/" in name or name.strip() != name:
             raise reader.fail("name", f"must be a printable name without '/', got {name!r}")
+        if len(name) > MAX_NAME:
+            raise reader.fail("name", f"is {len(name)} characters long; at most {MAX_NAME}")
         if name in seen:
             raise reader.fail("name", f"duplicate bot name {name!r}; names must be unique")
         seen.add(name)
-        cmd = parse_command(reader.get("cmd", str), reader.fail)
+        cmd = parse_command(reader.get("cmd", str), reader.fail, base)
         own = reader.get("limits", dict, {})
         own_reader = _Reader(top.source, own, f"bots[{i}].limits.")
         own_limits = _limits(own_reader, limits, RESOURCE_KEYS)
@@ -408,31 +419,73 @@ def _bots(top: _Reader, limits: Limits, sandbox: str) -> tuple[BotSpec, ...]:
     return tuple(bots)
 
 
-def parse_command(cmd: str, fail: Any = None) -> tuple[str, ...]:
-    """Split a bot command as a shell would and check that its program exists.
+MAX_NAME = 64  # characters in a league or bot name (they become file and folder names)
+MAX_COMMAND = 4096  # characters in a bot command
+SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".sh", ".rb", ".pl", ".lua", ".jar")
+_INLINE_FLAGS = ("-m", "-c", "-e", "--eval")  # their value is a module or code, not a path
 
-    Relative paths that exist (``bots/js/random.mjs``) are made absolute, because every bot
-    runs in a private working directory.
+
+def parse_command(cmd: str, fail: Any = None, base: Path | None = None) -> tuple[str, ...]:
+    """Split a bot command as a shell would and check the files it names.
+
+    The program must exist (on ``PATH``, or as a path) and be executable; an argument that
+    names a file (it contains ``/`` or ends in a script suffix such as ``.py``) must exist
+    and be readable. Relative paths are resolved against ``base`` (the league file's folder;
+    default: the current folder) and made absolute, because every bot runs in a private
+    working directory.
     """
 
     def error(message: str) -> ConfigError:
         return fail("cmd", message) if fail else ConfigError(message)
 
+    if len(cmd) > MAX_COMMAND:
+        raise error(f"the command is {len(cmd)} characters long; at most {MAX_COMMAND}")
     try:
         argv = shlex.split(cmd)
     except ValueError as exc:
         raise error(f"cannot split command {cmd!r}: {exc}") from None
     if not argv:
         raise error("empty command")
+    folder = base if base is not None else Path.cwd()
     program = argv[0]
-    if program not in ("python", "python3") and shutil.which(program) is None:
-        raise error(f"command not found: {program!r} (in {cmd!r})")
-    resolved = [program if "/" not in program else str(Path(program).resolve())]
+    if "/" in program:
+        path = _named_file(folder, program, error)
+        if not os.access(path, os.X_OK):
+            raise error(f"{program!r} is not executable (chmod +x, or run it with its interpreter)")
+        resolved = [str(path)]
+    else:
+        if program not in ("python", "python3") and shutil.which(program) is None:
+            raise error(f"command not found: {program!r} (in {cmd!r})")
+        resolved = [program]
+    inline = False
     for arg in argv[1:]:
-        path = Path(arg)
-        is_relative_file = not arg.startswith("-") and not path.is_absolute() and path.exists()
-        resolved.append(str(path.resolve()) if is_relative_file else arg)
+        names_file = not inline and not arg.startswith("-") and _looks_like_path(arg)
+        resolved.append(str(_named_file(folder, arg, error)) if names_file else arg)
+        inline = arg in _INLINE_FLAGS
     return tuple(resolved)
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 80 else repr(text[:60]) + f"... ({len(text)} characters)"
+
+
+def _looks_like_path(arg: str) -> bool:
+    return "/" in arg or arg.lower().endswith(SCRIPT_SUFFIXES)
+
+
+def _named_file(folder: Path, name: str, error: Any) -> Path:
+    """The absolute path of a file a command names; it must exist and be readable."""
+    path = (folder / name).resolve() if not Path(name).is_absolute() else Path(name)
+    where = "" if Path(name).is_absolute() else f" (relative to {folder})"
+    try:
+        exists = path.is_file()
+    except OSError as exc:  # e.g. a name longer than the file system allows
+        raise error(f"{_short(name)}: not a usable path: {exc.strerror}") from None
+    if not exists:
+        raise error(f"no such file: {_short(name)}{where}")
+    if not os.access(path, os.R_OK):
+        raise error(f"{_short(name)} is not readable{where}")
+    return path
 
 
 def _sprt(reader: _Reader, names: list[str], players: tuple[int, ...]) -> SprtSpec:

@@ -31,7 +31,7 @@ def test_bad_league_file_exits_2_with_one_line(
     text = GOOD.replace(old, new, 1)
     if case == "missing bot command":
         text = text.replace("python -m bots.random", "./no-such-bot.sh", 1)
-        message = "command not found: './no-such-bot.sh'"
+        message = "no such file: './no-such-bot.sh'"
     monkeypatch.chdir(tmp_path)
     (tmp_path / "l.toml").write_text(text)
     result = CliRunner().invoke(main, ["run", "l.toml"])

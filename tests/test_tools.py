@@ -115,11 +115,11 @@ def test_transcripts_replay_into_the_same_bot(
     assert processes_with(marker) == []
 
 
-def test_replay_seat_without_transcripts_says_so(tmp_path: Path) -> None:
+def test_replay_seat_on_a_folder_that_is_not_a_league_says_so(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         main, ["replay-seat", str(tmp_path), "t0-b0-r0", "0", "--bot", "python -m bots.random"]
     )
-    assert result.exit_code == 2 and "--transcripts" in result.output
+    assert result.exit_code == 2 and "not a results folder" in result.output
 
 
 HOSTILE_MESSAGES = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import signal
 import tempfile
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from arena.game.referee import play_game
 from arena.game.seats import ProcessSeat, give_back, hello_line, take_seats
 from arena.game.spec import GameSpec
 from arena.game.watchdog import Watchdog
-from arena.league.schedule import iter_blocks
+from arena.league.schedule import game_count, iter_blocks, known_tables
 from arena.league.store import ResultsDir, read_games
 from arena.stats.sprt import Sprt
 
@@ -51,10 +51,11 @@ class BlockFeed:
         self.stop_reason = ""
 
     @classmethod
-    def for_config(cls, config: LeagueConfig) -> BlockFeed:
-        """Every block of a round-robin or gauntlet league."""
-        blocks = list(iter_blocks(config, config.rounds))
-        return cls(blocks, sum(len(block) for block in blocks))
+    def for_config(
+        cls, config: LeagueConfig, known: Mapping[tuple[str, ...], int] | None = None
+    ) -> BlockFeed:
+        """Every block of a round-robin or gauntlet league (made as they are played)."""
+        return cls(iter_blocks(config, config.rounds, known), game_count(config))
 
     def __iter__(self) -> Iterator[list[GameSpec]]:
         for block in self._blocks:
@@ -83,11 +84,12 @@ async def run_league(
     store = ResultsDir(folder)
     done = store.open(config.to_toml(), fresh=fresh)
     try:
+        stored = [record for record in read_games(folder) if record["id"] in done]
         run = _LeagueRun(
             config,
             store,
-            feed if feed is not None else BlockFeed.for_config(config),
-            {record["id"]: record for record in read_games(folder) if record["id"] in done},
+            feed if feed is not None else BlockFeed.for_config(config, known_tables(stored)),
+            {_game_key(record): record for record in stored},
             progress,
             transcripts,
         )
@@ -110,7 +112,7 @@ class _LeagueRun:
         config: LeagueConfig,
         store: ResultsDir,
         feed: BlockFeed,
-        stored: dict[str, Record],
+        stored: dict[tuple[Any, ...], Record],
         progress: ProgressHook | None,
         transcripts: bool,
     ) -> None:
@@ -139,9 +141,10 @@ class _LeagueRun:
                     slots = trio.Semaphore(jobs)
                     for block in self.feed:
                         for spec in block:
-                            if spec.id in self.stored:
+                            key = (spec.seating, spec.block, spec.seed)
+                            if key in self.stored:
                                 self.outcome.skipped += 1
-                                self._collect(spec, self.stored[spec.id])
+                                self._collect(spec, self.stored[key])
                                 continue
                             await slots.acquire()
                             games.start_soon(self._play_one, spec, slots)
@@ -201,6 +204,11 @@ class _LeagueRun:
         if len(games) == spec.players:
             del self.partial_blocks[key]
             self.feed.block_done(sorted(games.values(), key=lambda r: r["id"]))
+
+
+def _game_key(record: Record) -> tuple[Any, ...]:
+    """What makes a stored game the same game as a scheduled one."""
+    return (tuple(record["seating"]), record["block"], record["seed"])
 
 
 async def _wait_until_idle(slot: trio.Semaphore, jobs: int) -> None:

@@ -6,12 +6,20 @@ the first-player advantage cancel inside a block. All tables of the same size pl
 seed in the same block (a duplicate deal across tables). Ids and seeds depend only on the
 config, so a schedule is the same however often a league is interrupted or how many games
 run at once.
+
+Table numbers are stable while a league grows or shrinks: a table that already has stored
+games keeps its number (``known``), a new table gets the next free one. :class:`Shape` says
+whether a stored game belongs to the current schedule, from ``league.toml`` alone, so the
+standings always rate exactly the games of the league the folder now describes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from itertools import combinations
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations, pairwise
+from math import comb
+from typing import Any
 
 from arena.config import LeagueConfig
 from arena.game.spec import GameSpec
@@ -40,6 +48,48 @@ def tables(config: LeagueConfig) -> list[tuple[str, ...]]:
     return found
 
 
+def table_of(seating: Sequence[str], rotation: int) -> tuple[str, ...]:
+    """The table (rotation 0) of a game seated as ``seating`` in ``rotation``."""
+    k = len(seating)
+    return tuple(seating[(j - rotation) % k] for j in range(k))
+
+
+def known_tables(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, ...], int]:
+    """The number each stored table was played under."""
+    return {table_of(r["seating"], r["rotation"]): r["table"] for r in records}
+
+
+def numbered(
+    found: Sequence[tuple[str, ...]], known: Mapping[tuple[str, ...], int]
+) -> list[tuple[int, tuple[str, ...]]]:
+    """Tables with their numbers: a known table keeps its own, a new one takes the next free."""
+    taken = set(known.values())
+    next_free = 0
+    out = []
+    for table in found:
+        if table in known:
+            out.append((known[table], table))
+            continue
+        while next_free in taken:
+            next_free += 1
+        taken.add(next_free)
+        out.append((next_free, table))
+    return out
+
+
+def game_count(config: LeagueConfig) -> int:
+    """Games the league means if every block is played (without building the schedule)."""
+    if config.mode == "sprt":
+        assert config.sprt is not None
+        return config.sprt.max_blocks * config.players[0]
+    field = len(config.bots)
+    per_round = 0
+    for size in config.players:
+        count = comb(field - 1, size - 1) if config.mode == "gauntlet" else comb(field, size)
+        per_round += count * size
+    return per_round * config.rounds
+
+
 def rotations(table: Sequence[str]) -> list[tuple[str, ...]]:
     """The k seatings of a block: each bot in each seat once."""
     k = len(table)
@@ -61,15 +111,74 @@ def block_games(table_index: int, table: tuple[str, ...], block: int, seed: int)
     ]
 
 
-def iter_blocks(config: LeagueConfig, blocks: int) -> Iterator[list[GameSpec]]:
-    """Blocks in play order: block 0 of every table, then block 1, and so on."""
-    all_tables = tables(config)
+def iter_blocks(
+    config: LeagueConfig, blocks: int, known: Mapping[tuple[str, ...], int] | None = None
+) -> Iterator[list[GameSpec]]:
+    """Blocks in play order (lazily): block 0 of every table, then block 1, and so on."""
+    all_tables = numbered(tables(config), known or {})
     for block in range(blocks):
-        for index, table in enumerate(all_tables):
+        for index, table in all_tables:
             seed = block_seed(config.seed, len(table), block)
             yield block_games(index, table, block, seed)
 
 
-def schedule(config: LeagueConfig) -> list[GameSpec]:
+def schedule(
+    config: LeagueConfig, known: Mapping[tuple[str, ...], int] | None = None
+) -> list[GameSpec]:
     """Every game of a round-robin or gauntlet league, in play order."""
-    return [game for block in iter_blocks(config, config.rounds) for game in block]
+    return [game for block in iter_blocks(config, config.rounds, known) for game in block]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What decides whether a game belongs to a league: its field, sizes, mode and rounds."""
+
+    names: tuple[str, ...]
+    players: tuple[int, ...]
+    mode: str
+    blocks: int
+    seed: int
+    candidate: str | None = None
+    sprt_table: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, league: Mapping[str, Any]) -> Shape:
+        """The shape of a resolved config as written to ``league.toml``."""
+        sprt = league.get("sprt") or {}
+        sprt_table = (sprt["candidate"], sprt["opponent"], *sprt["fillers"]) if sprt else ()
+        return cls(
+            names=tuple(bot["name"] for bot in league["bots"]),
+            players=tuple(league["players"]),
+            mode=league["mode"],
+            blocks=sprt["max_blocks"] if sprt else league["rounds"],
+            seed=league["seed"],
+            candidate=league.get("candidate"),
+            sprt_table=sprt_table,
+        )
+
+    def holds(self, record: Mapping[str, Any]) -> bool:
+        """Is this stored game one of the league's scheduled games?"""
+        seating = record["seating"]
+        size = len(seating)
+        if size not in self.players or not 0 <= record["block"] < self.blocks:
+            return False
+        if not 0 <= record["rotation"] < size:
+            return False
+        if record["seed"] != block_seed(self.seed, size, record["block"]):
+            return False
+        return self._is_table(table_of(seating, record["rotation"]))
+
+    def _is_table(self, table: tuple[str, ...]) -> bool:
+        if self.mode == "sprt":
+            return table == self.sprt_table
+        order = {name: i for i, name in enumerate(self.names)}
+        if self.mode == "gauntlet":
+            if not table or table[0] != self.candidate:
+                return False
+            table = table[1:]
+            if self.candidate in table:
+                return False
+        if any(name not in order for name in table):
+            return False
+        positions = [order[name] for name in table]
+        return all(a < b for a, b in pairwise(positions))

@@ -14,6 +14,7 @@ game already stored is never played again.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -57,6 +58,10 @@ def _iter_records(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def read_league(folder: Path) -> dict[str, Any]:
+    if not folder.exists():
+        raise ResultsError(f"{folder}: no such folder")
+    if not folder.is_dir():
+        raise ResultsError(f"{folder}: not a folder")
     path = folder / LEAGUE
     try:
         with path.open("rb") as handle:
@@ -73,9 +78,20 @@ def write_standings_file(folder: Path, standings: Mapping[str, Any]) -> None:
 
 
 def write_toml(path: Path, data: Mapping[str, Any]) -> None:
+    """Write a TOML file whole or not at all (no partial file is left behind on failure)."""
     partial = path.with_suffix(".tmp")
-    partial.write_bytes(tomli_w.dumps(dict(data)).encode("utf-8"))
-    os.replace(partial, path)
+    try:
+        partial.write_bytes(tomli_w.dumps(dict(data)).encode("utf-8"))
+        os.replace(partial, path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise ResultsError(f"{path}: cannot write: {_reason(exc)}") from None
+
+
+def _reason(exc: OSError) -> str:
+    if exc.errno == errno.ENOSPC:
+        return "no space left on the device; free some space and run again to resume"
+    return exc.strerror or str(exc)
 
 
 def incomparable(stored: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
@@ -106,6 +122,16 @@ class ResultsDir:
 
         Returns the ids of the games already stored.
         """
+        try:
+            return self._open(league, fresh=fresh)
+        except OSError as exc:
+            self.close()
+            reason = _reason(exc)
+            raise ResultsError(f"{self.folder}: cannot write results here: {reason}") from None
+
+    def _open(self, league: Mapping[str, Any], *, fresh: bool) -> set[str]:
+        if self.folder.exists() and not self.folder.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder")
         self.folder.mkdir(parents=True, exist_ok=True)
         self._take_lock()
         league_path = self.folder / LEAGUE
@@ -125,7 +151,7 @@ class ResultsDir:
         write_toml(league_path, league)
         done = self._repair()
         (self.folder / "logs").mkdir(exist_ok=True)
-        self._games = (self.folder / GAMES).open("ab")
+        self._games = (self.folder / GAMES).open("ab", buffering=0)
         return done
 
     def _take_lock(self) -> None:
@@ -159,22 +185,41 @@ class ResultsDir:
         Call :meth:`sync` next: the game is durable once that returns.
         """
         assert self._games is not None, "open() first"
-        self._games.write(protocol.encode(dict(record)))  # one compact JSON line
-        self._games.flush()
+        line = protocol.encode(dict(record))  # one compact JSON line
+        fd = self._games.fileno()
+        size = os.fstat(fd).st_size
+        try:
+            written = 0
+            while written < len(line):
+                written += os.write(fd, line[written:])
+        except OSError as exc:
+            os.ftruncate(fd, size)  # no partial line: every game in the file is complete
+            raise ResultsError(
+                f"{self.folder / GAMES}: cannot store game {record['id']}: {_reason(exc)}"
+            ) from None
 
     def sync(self) -> None:
         """Wait until every appended game is on disk (fsync; may block: run it in a thread)."""
         assert self._games is not None, "open() first"
-        os.fsync(self._games.fileno())
+        try:
+            os.fsync(self._games.fileno())
+        except OSError as exc:
+            reason = _reason(exc)
+            raise ResultsError(f"{self.folder / GAMES}: cannot store games: {reason}") from None
 
     def write_transcript(self, game: str, seat: int, lines: list[tuple[str, bytes]]) -> None:
         """``transcripts/<game>/seat<k>.jsonl``: each line a seat sent ("from") or got ("to")."""
         folder = self.folder / TRANSCRIPTS / game
-        folder.mkdir(parents=True, exist_ok=True)
-        with (folder / f"seat{seat}.jsonl").open("w", encoding="utf-8") as handle:
-            for direction, line in lines:
-                text = line.decode("utf-8", "replace").rstrip("\n")
-                handle.write(json.dumps({"dir": direction, "line": text}) + "\n")
+        path = folder / f"seat{seat}.jsonl"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with path.open("w", encoding="utf-8") as handle:
+                for direction, line in lines:
+                    text = line.decode("utf-8", "replace").rstrip("\n")
+                    handle.write(json.dumps({"dir": direction, "line": text}) + "\n")
+        except OSError as exc:
+            path.unlink(missing_ok=True)
+            raise ResultsError(f"{path}: cannot write: {_reason(exc)}") from None
 
     def log_path(self, bot: str) -> Path:
         return self.folder / "logs" / f"{bot}.log"

@@ -210,7 +210,7 @@ def _seats(standings: Standings, markdown: bool) -> str:
     ]
     headers = ["engine", "players", "seat", "games", "mean score", "win%"]
     return _titled(
-        "Seats: mean score and win % by seat (1 = first player)",
+        "Seats: mean score and win % by seat (0 = first player)",
         _grid(headers, rows, markdown),
         markdown,
     )

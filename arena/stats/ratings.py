@@ -104,7 +104,7 @@ class HeadToHead:
 
 @dataclass(frozen=True)
 class SeatStat:
-    """Results by seat (1 = first player) for one engine and table size."""
+    """Results by seat (0 = first player, as in the protocol) for one engine and table size."""
 
     engine: str
     players: int
@@ -157,7 +157,10 @@ class Standings:
             bot: {opp: {"score_pct": h.score_pct, "games": h.games} for opp, h in cells.items()}
             for bot, cells in self.crosstable.items()
         }
-        out["los"] = self.los
+        # percent, like every other share in the standings (score_pct, win_pct) and the table
+        out["los"] = {
+            bot: {opp: round(100 * p, 2) for opp, p in row.items()} for bot, row in self.los.items()
+        }
         out["seats"] = [asdict(seat) for seat in self.seats]
         return out
 
@@ -301,7 +304,7 @@ def _seat_stats(
         for seat in range(k):
             win_pct = 100.0 * float(firsts[:, seat].mean())
             out.append(
-                SeatStat(engine, k, seat + 1, len(results), float(scores[:, seat].mean()), win_pct)
+                SeatStat(engine, k, seat, len(results), float(scores[:, seat].mean()), win_pct)
             )
     return tuple(out)
 
