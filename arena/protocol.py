@@ -57,7 +57,11 @@ def _preview(line: bytes | str, limit: int = 80) -> str:
 
 
 def hello(
-    engine: str, engine_version: str, options: dict[str, Any], limits: dict[str, Any]
+    engine: str,
+    engine_version: str,
+    options: dict[str, Any],
+    limits: dict[str, Any],
+    catalog: dict[str, Any] | None = None,
 ) -> Message:
     return {
         "type": "hello",
@@ -66,6 +70,7 @@ def hello(
         "engine_version": engine_version,
         "options": options,
         "limits": limits,
+        "catalog": catalog or {},
     }
 
 

@@ -162,6 +162,10 @@ class Engine(Protocol):
     max_players: int
 
     def option_specs(self) -> Mapping[str, OptionSpec]: ...
+    def catalog(self) -> dict[str, Any]:
+        """Static game data (card tables...) as JSON, sent to every bot once in ``hello``."""
+        ...
+
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> State: ...
 
 

@@ -67,6 +67,9 @@ class ToyEngine:
     def option_specs(self) -> Mapping[str, OptionSpec]:
         return {"pile": OptionSpec(21, "counters in the pile", int, minimum=1, maximum=1000)}
 
+    def catalog(self) -> dict[str, Any]:
+        return {"take": [1, 2, 3]}
+
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> ToyState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"toy takes 2..4 players, got {players}")

@@ -198,9 +198,10 @@ class FailedSeat:
 
 
 def hello_line(engine: Engine, options: Mapping[str, Any], limits: Limits) -> bytes:
-    """The ``hello`` every bot of a game gets: engine, resolved options and the clock."""
+    """The ``hello`` every bot of a game gets: engine, options, the clock, static data."""
     clock = {"move_ms": limits.move_ms, "bank_ms": limits.bank_ms}
-    return protocol.encode(protocol.hello(engine.name, engine.version, dict(options), clock))
+    message = protocol.hello(engine.name, engine.version, dict(options), clock, engine.catalog())
+    return protocol.encode(message)
 
 
 async def take_seats(pools: Sequence[BotPool], *, record: bool = False) -> list[Seat]:

@@ -2,6 +2,11 @@
 // A random bot in JavaScript, speaking protocol v1 (JSON lines on stdin/stdout).
 // Deterministic: a small seeded generator (mulberry32) per game, seeded from `start`.
 // Run it with: node bots/js/random.mjs
+//
+// It also shows how a bot in any language reads an engine's static data: `hello` carries a
+// `catalog` (card tables and the like, documented in each engine's README). Playing
+// good-boy, the bot looks the dogs up there: it claims the dog worth the most points and
+// assigns items only to dogs that need them. Everything else is a random legal action.
 import { createInterface } from "node:readline";
 
 function mulberry32(seed) {
@@ -16,6 +21,31 @@ function mulberry32(seed) {
 }
 
 const games = new Map(); // game id -> random generator
+let catalog = {}; // the engine's static data, from hello
+
+// good-boy: the catalog's dog (breed, points, needs per kind) on board `board`, if any
+function dogOn(observation, board) {
+  const id = observation.boards?.[board];
+  return id === null || id === undefined ? undefined : catalog.dogs?.[String(id)];
+}
+
+// Indices of the legal actions worth preferring, using the catalog; [] = no preference.
+function preferred(observation, legal) {
+  if (!catalog.dogs) return [];
+  const claims = legal
+    .map((action, index) => ({ action, index }))
+    .filter(({ action }) => action.type === "claim");
+  if (claims.length) {
+    const points = ({ action }) => dogOn(observation, action.board)?.points ?? 0;
+    const best = Math.max(...claims.map(points));
+    return claims.filter((claim) => points(claim) === best).map(({ index }) => index);
+  }
+  return legal.flatMap((action, index) => {
+    if (action.type !== "assign") return [];
+    const needs = dogOn(observation, action.board)?.needs ?? [];
+    return needs[catalog.kinds.indexOf(action.item)] > 0 ? [index] : [];
+  });
+}
 const send = (message) => process.stdout.write(JSON.stringify(message) + "\n");
 const lines = createInterface({ input: process.stdin });
 
@@ -24,14 +54,18 @@ lines.on("line", (line) => {
   const message = JSON.parse(line);
   switch (message.type) {
     case "hello":
-      send({ type: "ready", name: "js-random", version: "1" });
+      catalog = message.catalog ?? {};
+      send({ type: "ready", name: "js-random", version: "2" });
       break;
     case "start":
       games.set(message.game, mulberry32(message.seed));
       break;
     case "act": {
       const next = games.get(message.game);
-      const index = Math.floor(next() * message.legal.length);
+      const choices = preferred(message.observation, message.legal);
+      const index = choices.length
+        ? choices[Math.floor(next() * choices.length)]
+        : Math.floor(next() * message.legal.length);
       send({ type: "action", index, step: message.step });
       break;
     }

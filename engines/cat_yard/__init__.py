@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.base import OptionSpec, resolve_options
+from engines.cat_yard.catalog import catalog
 from engines.cat_yard.data import COUNTS
 from engines.cat_yard.rules import CatYardState
 
@@ -37,6 +38,10 @@ class CatYardEngine:
 
     def option_specs(self) -> Mapping[str, OptionSpec]:
         return _OPTIONS
+
+    def catalog(self) -> dict[str, Any]:
+        """Static data for bots, sent once in ``hello`` (see the README)."""
+        return catalog()
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> CatYardState:
         opts = resolve_options(_OPTIONS, options)

@@ -10,6 +10,7 @@ from typing import Any
 
 from engines.base import OptionSpec, resolve_options
 from engines.good_boy import data
+from engines.good_boy.catalog import catalog
 from engines.good_boy.rules import VARIANTS, GoodBoyState
 
 __all__ = ["ENGINE", "GoodBoyEngine", "GoodBoyState"]
@@ -48,6 +49,10 @@ class GoodBoyEngine:
                 maximum=1000,
             ),
         }
+
+    def catalog(self) -> dict[str, Any]:
+        """Static data for bots, sent once in ``hello`` (see the README)."""
+        return catalog()
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> GoodBoyState:
         if not self.min_players <= players <= self.max_players:

@@ -33,6 +33,7 @@ from engines.base import (
     resolve_options,
 )
 from engines.if_it_fits import data
+from engines.if_it_fits.catalog import catalog
 from engines.if_it_fits.geometry import (
     Box,
     E,
@@ -611,6 +612,10 @@ class IfItFitsEngine:
 
     def option_specs(self) -> Mapping[str, OptionSpec]:
         return OPTION_SPECS
+
+    def catalog(self) -> dict[str, Any]:
+        """Static data for bots, sent once in ``hello`` (see the README)."""
+        return catalog()
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> IfItFitsState:
         if not self.min_players <= players <= self.max_players:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.base import OptionError, OptionSpec, derive_rng, resolve_options
+from engines.little_everdell.catalog import catalog
 from engines.little_everdell.rules import PRINCE, PRINCESS, LittleEverdellState
 
 __all__ = ["ENGINE", "LittleEverdellEngine", "LittleEverdellState"]
@@ -45,6 +46,10 @@ class LittleEverdellEngine:
                 False, "challenge: the automa takes parades right after each card", bool
             ),
         }
+
+    def catalog(self) -> dict[str, Any]:
+        """Static data for bots, sent once in ``hello`` (see the README)."""
+        return catalog()
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> LittleEverdellState:
         if not self.min_players <= players <= self.max_players:

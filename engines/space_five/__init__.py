@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.base import OptionSpec, resolve_options
+from engines.space_five.catalog import catalog
 from engines.space_five.data import value
 from engines.space_five.rules import SpaceFiveState
 
@@ -44,6 +45,10 @@ class SpaceFiveEngine:
                 kind=list,
             ),
         }
+
+    def catalog(self) -> dict[str, Any]:
+        """Static data for bots, sent once in ``hello`` (see the README)."""
+        return catalog()
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> SpaceFiveState:
         if not self.min_players <= players <= self.max_players:
