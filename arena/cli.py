@@ -31,7 +31,8 @@ class ArenaGroup(click.Group):
             click.echo(f"arena: error: {exc}", err=True)
             ctx.exit(2)
         except click.UsageError as exc:
-            where = exc.ctx.command_path if exc.ctx is not None else "arena"
+            sub = exc.ctx is not None and exc.ctx.parent is not None
+            where = f"arena {exc.ctx.info_name}" if exc.ctx is not None and sub else "arena"
             message = exc.format_message().replace("\n", " ")
             click.echo(f"arena: error: {message} (see '{where} --help')", err=True)
             ctx.exit(2)
@@ -354,22 +355,37 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 @main.command(name="engines")
 def list_engines() -> None:
-    """List the rules engines with their players and options.
+    """List the rules engines with their players and options (defaults as TOML).
 
     \b
     Example:
       arena engines
     """
-    from tabulate import tabulate
-
     import engines as registry
 
-    rows = []
     for name in registry.names():
         engine = registry.get(name)
-        opts = ", ".join(f"{k}={v.default!r}" for k, v in engine.option_specs().items())
-        rows.append([name, engine.title, f"{engine.min_players}-{engine.max_players}", opts or "-"])
-    click.echo(tabulate(rows, headers=["engine", "title", "players", "options (defaults)"]))
+        click.echo(f"{name}: {engine.title}, {engine.min_players}-{engine.max_players} players")
+        for line in _option_lines(engine.option_specs()):
+            click.echo(line)
+
+
+def _option_lines(specs: Mapping[str, Any], width: int = 100) -> list[str]:
+    """``[options]`` lines a league file could hold: ``key = default  # help``, wrapped."""
+    import textwrap
+
+    import tomli_w
+
+    if not specs:
+        return ["  (no options)", ""]
+    lines = ["  [options]"]
+    for key, spec in specs.items():
+        setting = "  " + tomli_w.dumps({key: spec.default}).strip()
+        column = max(28, len(setting) + 1)
+        helps = textwrap.wrap(spec.help, width - column - 2) or [""]
+        lines.append(f"{setting:<{column}}# {helps[0]}")
+        lines += [f"{'':<{column}}# {more}" for more in helps[1:]]
+    return [*lines, ""]
 
 
 @main.command()

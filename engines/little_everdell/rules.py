@@ -668,7 +668,7 @@ class LittleEverdellState(GameState):
             res = " ".join(f"{r}={n}" for r, n in zip(RESOURCES, player.res, strict=True))
             lines.append(
                 f"{name}: {res} tokens={player.tokens} friends={player.friends} "
-                f"parades={player.parades} points={score_parts(player)['total']}"
+                f"parades: {_parades_text(player.parades)}; points={score_parts(player)['total']}"
             )
             lines.append("  cards: " + (", ".join(map(card_label, player.cards)) or "-"))
         return "\n".join(lines)
@@ -770,3 +770,8 @@ def card_label(uid: str) -> str:
     if card is None:
         return uid
     return f"{card.name} [{uid}, {card.colour} {card.kind}, {card.points}pt]"
+
+
+def _parades_text(parades: Mapping[str, int]) -> str:
+    """Claimed parade tiles in words, for ``render``: ``critters 6, colors 6`` or ``none``."""
+    return ", ".join(f"{pid} {points}" for pid, points in parades.items()) or "none"

@@ -643,6 +643,14 @@ class SpaceFiveState(GameState):
             "ranking": result.ranks,
         }
 
+    def _result_text(self) -> str:
+        """The end of a game in words, for ``render``."""
+        view = self._result_view()
+        winners = ", ".join(f"seat {s}" for s in view["winners"]) or "nobody"
+        left = ", ".join(f"seat {s}: {n}" for s, n in enumerate(view["remaining"]))
+        reason = str(view["reason"]).replace("_", " ")
+        return f"game over ({reason}): won by {winners}; cards left: {left}"
+
     def result(self) -> Result:
         scores = self.round_scores if self.outcome else [*self.round_scores, self._round_score()]
         totals = [sum(col) for col in zip(*scores, strict=True)]
@@ -713,7 +721,7 @@ class SpaceFiveState(GameState):
         if self.solo:
             lines.append(f"discard pile {' '.join(NAMES[c] for c in self.discard) or '-'}")
         if self.outcome is not None:
-            lines.append(f"result: {self._result_view()}")
+            lines.append(self._result_text())
         return "\n".join(lines)
 
     # -- copies ------------------------------------------------------------------------------

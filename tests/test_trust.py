@@ -1,0 +1,362 @@
+"""Trust the results folder (issue 17): changed leagues are honoured or refused, damaged
+folders are reported and repaired, every failure is one clear line with status 2.
+
+Each test runs real leagues (the toy engine, real bot processes) through the command line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tracemalloc
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from arena.cli import DISQUALIFIED_EXIT, main
+from arena.league.runner import BlockFeed
+from arena.league.schedule import game_count
+from tests.conftest import ROOT
+
+BOT = "python -m bots.random"
+
+
+def league(
+    bots: tuple[str, ...] = ("a", "b", "c"),
+    players: str = "2",
+    rounds: int = 2,
+    extra: str = "",
+    cmd: str = BOT,
+) -> str:
+    field = "".join(f'[[bots]]\nname = "{n}"\ncmd = "{cmd}"\n' for n in bots)
+    return (
+        f'name = "t"\nengine = "toy"\nplayers = {players}\nrounds = {rounds}\nseed = 5\n'
+        f"{extra}{field}"
+    )
+
+
+def arena(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def run(tmp_path: Path, text: str, *more: str) -> Result:
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(text)
+    return arena("run", str(cfg), "--out", str(tmp_path / "out"), "--jobs", "2", *more)
+
+
+def lines(folder: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+
+
+def rated(folder: Path) -> dict[str, Any]:
+    result = arena("standings", str(folder), "--format", "json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.output)
+    return data
+
+
+def one_error_line(result: Result, *needles: str) -> None:
+    """Status 2 and one error line (besides the count and progress ``arena run`` shows)."""
+    assert result.exit_code == 2, result.output
+    said = [
+        line
+        for line in result.output.splitlines()
+        if " games scheduled" not in line and " games/s" not in line  # count and progress
+    ]
+    assert len(said) == 1 and said[0].startswith("arena: error: "), result.output
+    assert "Traceback" not in result.output
+    for needle in needles:
+        assert needle in said[0]
+
+
+@pytest.fixture
+def here(toy_engine: str, in_repo: Path) -> Path:
+    return in_repo
+
+
+# ---------------------------------------------------------------- 2, 3: the schedule changes
+
+
+def test_adding_a_bot_plays_only_its_games(tmp_path: Path, here: Path) -> None:
+    first = run(tmp_path, league(("a", "b", "c")))
+    assert first.exit_code == 0, first.output
+    before = {r["id"]: r for r in lines(tmp_path / "out")}
+    assert len(before) == 3 * 2 * 2  # 3 tables x 2 rounds x 2 rotations
+
+    second = run(tmp_path, league(("a", "b", "c", "d")))
+    assert second.exit_code == 0, second.output
+    assert "12 games played, 12 already stored" in second.output
+    after = lines(tmp_path / "out")
+    assert {r["id"]: r for r in after if r["id"] in before} == before  # kept, not renumbered
+    assert len({r["id"] for r in after}) == len(after) == 24
+    new = [r for r in after if r["id"] not in before]
+    assert all("d" in r["seating"] for r in new)
+    assert rated(tmp_path / "out")["games"] == 24
+
+
+def test_removing_a_bot_keeps_the_other_games(tmp_path: Path, here: Path) -> None:
+    assert run(tmp_path, league(("a", "b", "c", "d"))).exit_code == 0
+    result = run(tmp_path, league(("a", "c", "d")))
+    assert result.exit_code == 0, result.output
+    assert "0 games played, 12 already stored" in result.output
+    standings = rated(tmp_path / "out")
+    assert standings["games"] == 12
+    assert {row["bot"] for row in standings["bots"]} == {"a", "c", "d"}
+    assert any("not rated" in note for note in standings["notes"])
+
+
+@pytest.mark.parametrize(
+    ("change", "games", "bots"),
+    [
+        ({"rounds": 1}, 9, {"a", "b", "c"}),  # fewer rounds
+        ({"players": "2"}, 12, {"a", "b", "c"}),  # fewer table sizes
+        ({"bots": ("a", "b", "renamed")}, 18, {"a", "b", "renamed"}),  # a renamed bot
+    ],
+)
+def test_the_standings_rate_exactly_the_current_schedule(
+    tmp_path: Path, here: Path, change: dict[str, Any], games: int, bots: set[str]
+) -> None:
+    assert run(tmp_path, league(players="[2, 3]")).exit_code == 0  # 3x2x2 + 1x3x2 = 18
+    settings: dict[str, Any] = {"players": "[2, 3]", **change}
+    result = run(tmp_path, league(**settings))
+    assert result.exit_code == 0, result.output
+    standings = rated(tmp_path / "out")
+    assert standings["games"] == games
+    assert {row["bot"] for row in standings["bots"]} == bots
+    stored = json.loads(json.dumps(standings))
+    assert stored == rated(tmp_path / "out")
+
+
+def test_a_huge_schedule_is_made_lazily_and_counted_first(tmp_path: Path, toy_engine: str) -> None:
+    from arena import config
+
+    path = tmp_path / "big.toml"
+    path.write_text(league(rounds=1_000_000_000))
+    big = config.load(path)
+    assert game_count(big) == 3 * 2 * 1_000_000_000
+    tracemalloc.start()
+    first = next(iter(BlockFeed.for_config(big)))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert len(first) == 2 and peak < 10_000_000
+
+
+# ---------------------------------------------------------------- 5: bot commands
+
+
+def test_a_bot_path_is_relative_to_the_league_file(tmp_path: Path, toy_engine: str) -> None:
+    (tmp_path / "sub" / "iter").mkdir(parents=True)
+    shutil.copy(ROOT / "bots" / "random.py", tmp_path / "sub" / "iter" / "mybot.py")
+    cfg = tmp_path / "sub" / "l.toml"
+    cfg.write_text(league(cmd="python iter/mybot.py"))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    old = Path.cwd()
+    os.chdir(elsewhere)
+    try:
+        result = arena("run", str(cfg), "--out", str(tmp_path / "out"))
+    finally:
+        os.chdir(old)
+    assert result.exit_code == 0, result.output
+    assert len(lines(tmp_path / "out")) == 12
+
+
+def test_a_missing_script_is_refused_before_any_game(tmp_path: Path, here: Path) -> None:
+    result = run(tmp_path, league(cmd="python iter/mybot.py"))
+    one_error_line(result, "bots[0].cmd: no such file: 'iter/mybot.py'", str(tmp_path))
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_script_without_the_run_bit_says_so(tmp_path: Path, here: Path) -> None:
+    script = tmp_path / "bot.py"
+    script.write_text("print()\n")
+    result = run(tmp_path, league(cmd="./bot.py"))
+    one_error_line(result, "'./bot.py' is not executable (chmod +x, or run it with its")
+
+
+def test_a_disqualified_bot_stores_its_games_and_exits_3(tmp_path: Path, here: Path) -> None:
+    text = league(("a", "b")) + '[[bots]]\nname = "dead"\ncmd = "python -c pass"\n'
+    result = run(tmp_path, text)
+    assert result.exit_code == DISQUALIFIED_EXIT == 3, result.output
+    assert "'dead' was disqualified" in result.output
+    assert len(lines(tmp_path / "out")) == 12
+
+
+# ---------------------------------------------------------------- 6: the resume hint
+
+
+def test_the_resume_hint_keeps_jobs_and_transcripts(tmp_path: Path) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    cfg = tmp_path / "sf.toml"
+    bots = "".join(
+        f'[[bots]]\nname = "{n}"\ncmd = "python -m bots.random {marker}"\n' for n in "abc"
+    )
+    cfg.write_text(f'engine = "space-five"\nplayers = 2\nrounds = 40\n{bots}')
+    out = tmp_path / "out"
+    args = ["run", str(cfg), "--out", str(out), "--jobs", "1", "--transcripts"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", *args], cwd=ROOT, stderr=subprocess.PIPE, text=True
+    )
+    games = out / "games.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (games.exists() and games.read_bytes()):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    hint = err.split("Resume with: ")[1].strip()
+    assert "--jobs 1" in hint and "--transcripts" in hint and f"--out {out}" in hint
+    words = shlex.split(hint)
+    assert words[:2] == ["arena", "run"]
+    again = subprocess.run(
+        [sys.executable, "-m", "arena", *words[1:]], cwd=ROOT, capture_output=True
+    )
+    assert again.returncode == 0, again.stderr
+    ids = [r["id"] for r in lines(out)]
+    assert len(ids) == 3 * 40 * 2
+    assert all((out / "transcripts" / game / "seat0.jsonl").exists() for game in ids)
+
+
+# ---------------------------------------------------------------- 7, 8: folders and disks
+
+
+@pytest.fixture
+def mounted(tmp_path: Path) -> Iterator[Any]:
+    """Mount small tmpfs file systems inside the test (needs root); unmount them after."""
+    points: list[Path] = []
+
+    def mount(options: str) -> Path:
+        point = tmp_path / f"mnt{len(points)}"
+        point.mkdir()
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True
+        )
+        if done.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+        points.append(point)
+        return point
+
+    yield mount
+    for point in points:
+        subprocess.run(["umount", "-l", str(point)], check=False)
+
+
+def test_unwritable_output_folders_are_one_line(tmp_path: Path, here: Path, mounted: Any) -> None:
+    regular = tmp_path / "file"
+    regular.write_text("x")
+    readonly = mounted("ro,size=1m")
+    for out in (regular / "sub", regular, readonly / "out", "/proc/arena-test", "/dev/null"):
+        cfg = tmp_path / "league.toml"
+        cfg.write_text(league())
+        result = arena("run", str(cfg), "--out", str(out))
+        one_error_line(result, str(out))
+
+
+def test_a_full_disk_keeps_every_game_and_resumes(tmp_path: Path, here: Path, mounted: Any) -> None:
+    disk = mounted("size=256k")
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(league(rounds=2))
+    out = disk / "out"
+    assert arena("run", str(cfg), "--out", str(out)).exit_code == 0
+    first = lines(out)
+    filler = disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:  # take every free block, then give back three
+        while os.write(fd, b"\1" * 4096):
+            pass
+    except OSError:
+        os.ftruncate(fd, os.fstat(fd).st_size - 3 * 4096)
+    finally:
+        os.close(fd)
+
+    cfg.write_text(league(rounds=12))
+    result = arena("run", str(cfg), "--out", str(out), "--jobs", "2")
+    one_error_line(result, "no space left on the device")
+    stored = lines(out)  # every line is a complete game
+    assert stored[: len(first)] == first
+    assert not list(out.glob("*.tmp"))
+
+    filler.unlink()
+    resumed = arena("run", str(cfg), "--out", str(out), "--jobs", "2")
+    assert resumed.exit_code == 0, resumed.output
+    final = lines(out)
+    assert final[: len(stored)] == stored
+    assert len({r["id"] for r in final}) == len(final) == 3 * 12 * 2
+
+
+# ---------------------------------------------------------------- 9: extremes and usage
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        (league().replace('name = "t"', f'name = "{"n" * 300}"'), "at most 64"),
+        (league().replace('name = "a"', f'name = "{"a" * 300}"'), "at most 64"),
+        ("x = " + "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        (league(cmd=f"python -m bots.random {'y' * 300}.py"), "not a usable path"),
+        (league(cmd="python " + "z " * 500_000), "characters long; at most 4096"),
+    ],
+    ids=["league name", "bot name", "nesting", "long argument", "1 MiB command"],
+)
+def test_config_extremes_are_one_line(tmp_path: Path, here: Path, text: str, needle: str) -> None:
+    one_error_line(run(tmp_path, text), needle)
+
+
+def test_a_huge_league_says_how_many_games_first(tmp_path: Path, here: Path) -> None:
+    result = run(tmp_path, league(rounds=3))
+    assert "league t: 18 games scheduled" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["run", "{tmp}"], "is a directory"),
+        (["run", "{tmp}/x.toml", "--jobs", "0"], "--jobs"),
+        (["standings"], "Missing argument 'FOLDER'"),
+        (["no-such-command"], "No such command"),
+    ],
+)
+def test_click_usage_errors_read_like_the_others(
+    tmp_path: Path, args: list[str], needle: str
+) -> None:
+    result = arena(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    one_error_line(result, needle, "(see 'arena")
+
+
+# ---------------------------------------------------------------- 10, 11: tools on folders
+
+
+def test_replay_seat_says_what_is_wrong(tmp_path: Path, here: Path) -> None:
+    assert run(tmp_path, league(), "--transcripts").exit_code == 0
+    out = str(tmp_path / "out")
+    one_error_line(
+        arena("replay-seat", out, "t9-b9-r9", "0", "--bot", BOT), "no stored game with id"
+    )
+    one_error_line(
+        arena("replay-seat", out, "t0-b0-r0", "2", "--bot", BOT), "has seats 0..1", "no seat 2"
+    )
+    fine = arena("replay-seat", out, "t0-b0-r0", "1", "--bot", BOT)
+    assert fine.exit_code == 0, fine.output
+
+
+def test_seats_are_numbered_from_0_in_the_standings(tmp_path: Path, here: Path) -> None:
+    assert run(tmp_path, league()).exit_code == 0
+    seats = rated(tmp_path / "out")["seats"]
+    assert sorted(s["seat"] for s in seats) == [0, 1]
+    table = arena("standings", str(tmp_path / "out")).output
+    assert "(0 = first player)" in table
+
+
+def test_standings_of_a_missing_folder(tmp_path: Path) -> None:
+    one_error_line(arena("standings", str(tmp_path / "nope")), "no such folder")
