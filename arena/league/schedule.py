@@ -23,6 +23,7 @@ from typing import Any
 
 from arena.config import LeagueConfig
 from arena.game.spec import GameSpec
+from arena.record import GameRecord
 from engines.base import derive_rng
 
 
@@ -54,9 +55,9 @@ def table_of(seating: Sequence[str], rotation: int) -> tuple[str, ...]:
     return tuple(seating[(j - rotation) % k] for j in range(k))
 
 
-def known_tables(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, ...], int]:
+def known_tables(records: Iterable[GameRecord]) -> dict[tuple[str, ...], int]:
     """The number each stored table was played under."""
-    return {table_of(r["seating"], r["rotation"]): r["table"] for r in records}
+    return {table_of(r.seating, r.rotation): r.table for r in records}
 
 
 def numbered(
@@ -156,17 +157,16 @@ class Shape:
             sprt_table=sprt_table,
         )
 
-    def holds(self, record: Mapping[str, Any]) -> bool:
+    def holds(self, record: GameRecord) -> bool:
         """Is this stored game one of the league's scheduled games?"""
-        seating = record["seating"]
-        size = len(seating)
-        if size not in self.players or not 0 <= record["block"] < self.blocks:
+        size = len(record.seating)
+        if size not in self.players or not 0 <= record.block < self.blocks:
             return False
-        if not 0 <= record["rotation"] < size:
+        if not 0 <= record.rotation < size:
             return False
-        if record["seed"] != block_seed(self.seed, size, record["block"]):
+        if record.seed != block_seed(self.seed, size, record.block):
             return False
-        return self._is_table(table_of(seating, record["rotation"]))
+        return self._is_table(table_of(record.seating, record.rotation))
 
     def _is_table(self, table: tuple[str, ...]) -> bool:
         if self.mode == "sprt":
