@@ -217,7 +217,7 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
     league = store.read_league(folder)  # a clear error for a folder that is not a league's
     stored = store.read_games(folder, warn=_say)
     shape = Shape.of(league)
-    records = [record for record in stored if shape.holds(record)]
+    records = [record for record in stored if shape is None or shape.holds(record)]
     table = compute_standings(records, **kwargs)
     if len(records) < len(stored):
         note = (

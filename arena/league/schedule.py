@@ -143,8 +143,11 @@ class Shape:
     sprt_table: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, league: Mapping[str, Any]) -> Shape:
-        """The shape of a resolved config as written to ``league.toml``."""
+    def of(cls, league: Mapping[str, Any]) -> Shape | None:
+        """The shape of a resolved config as written to ``league.toml`` by ``arena run``;
+        None for a file that does not describe a schedule (no field, sizes, mode...)."""
+        if not all(key in league for key in ("bots", "players", "mode", "rounds", "seed")):
+            return None
         sprt = league.get("sprt") or {}
         sprt_table = (sprt["candidate"], sprt["opponent"], *sprt["fillers"]) if sprt else ()
         return cls(
