@@ -428,11 +428,11 @@ _INLINE_FLAGS = ("-m", "-c", "-e", "--eval")  # their value is a module or code,
 def parse_command(cmd: str, fail: Any = None, base: Path | None = None) -> tuple[str, ...]:
     """Split a bot command as a shell would and check the files it names.
 
-    The program must exist (on ``PATH``, or as a path) and be executable; an argument that
-    names a file (it contains ``/`` or ends in a script suffix such as ``.py``) must exist
-    and be readable. Relative paths are resolved against ``base`` (the league file's folder;
-    default: the current folder) and made absolute, because every bot runs in a private
-    working directory.
+    The program must exist (on ``PATH``, or as a path) and be executable; the script it runs
+    (its first argument that is not an option and names a file: it contains ``/`` or ends in
+    a script suffix such as ``.py``) must exist and be readable. Relative paths are resolved
+    against ``base`` (the league file's folder; default: the current folder) and made
+    absolute when they exist, because every bot runs in a private working directory.
     """
 
     def error(message: str) -> ConfigError:
@@ -458,11 +458,26 @@ def parse_command(cmd: str, fail: Any = None, base: Path | None = None) -> tuple
             raise error(f"command not found: {program!r} (in {cmd!r})")
         resolved = [program]
     inline = False
+    script_seen = False
     for arg in argv[1:]:
-        names_file = not inline and not arg.startswith("-") and _looks_like_path(arg)
-        resolved.append(str(_named_file(folder, arg, error)) if names_file else arg)
+        positional = not inline and not arg.startswith("-")
         inline = arg in _INLINE_FLAGS
+        if not positional or not _looks_like_path(arg):
+            resolved.append(arg)
+        elif not script_seen:  # the script the program runs: it must be there
+            resolved.append(str(_named_file(folder, arg, error)))
+        else:  # a later path (data, an output file): absolute when it exists
+            resolved.append(_absolute_if_there(folder, arg))
+        script_seen = script_seen or positional or arg in ("-m", "-c", "-e", "--eval")
     return tuple(resolved)
+
+
+def _absolute_if_there(folder: Path, arg: str) -> str:
+    try:
+        path = folder / arg
+        return str(path.resolve()) if path.exists() else arg
+    except OSError:  # a name longer than the file system allows is no file
+        return arg
 
 
 def _short(text: str) -> str:

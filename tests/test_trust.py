@@ -304,13 +304,18 @@ def test_a_full_disk_keeps_every_game_and_resumes(tmp_path: Path, here: Path, mo
         (league().replace('name = "t"', f'name = "{"n" * 300}"'), "at most 64"),
         (league().replace('name = "a"', f'name = "{"a" * 300}"'), "at most 64"),
         ("x = " + "[" * 100_000 + "]" * 100_000, "nested too deeply"),
-        (league(cmd=f"python -m bots.random {'y' * 300}.py"), "not a usable path"),
+        (league(cmd=f"python {'y' * 300}.py"), "not a usable path"),
         (league(cmd="python " + "z " * 500_000), "characters long; at most 4096"),
     ],
     ids=["league name", "bot name", "nesting", "long argument", "1 MiB command"],
 )
 def test_config_extremes_are_one_line(tmp_path: Path, here: Path, text: str, needle: str) -> None:
     one_error_line(run(tmp_path, text), needle)
+
+
+def test_a_long_argument_after_the_script_is_just_an_argument(tmp_path: Path, here: Path) -> None:
+    result = run(tmp_path, league(cmd=f"python -m bots.random {'y' * 300}.py"))
+    assert result.exit_code == 0, result.output
 
 
 def test_a_huge_league_says_how_many_games_first(tmp_path: Path, here: Path) -> None:
