@@ -80,12 +80,29 @@ def main() -> None:
 )
 @click.option("--fresh", is_flag=True, help="Discard games already stored in the folder.")
 @click.option(
+    "--replay-bot",
+    "replay",
+    multiple=True,
+    metavar="NAME",
+    help="Move the stored games of bot NAME aside and play them again (a changed bot).",
+)
+@click.option(
     "--transcripts",
     is_flag=True,
     help="Record every line each seat sent and got (for arena replay-seat).",
 )
-def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts: bool) -> None:
+def run(
+    config: str,
+    jobs: int | None,
+    out: str | None,
+    fresh: bool,
+    replay: tuple[str, ...],
+    transcripts: bool,
+) -> None:
     """Run (or resume) the league in CONFIG and print its standings.
+
+    A bot whose files changed since its games were stored is refused: --replay-bot NAME
+    plays its games again, --fresh every game.
 
     Exit status 0; 2 for a mistake in the input; 3 when the league finished but a bot was
     disqualified (its games are stored and forfeited); 130 when stopped (Ctrl-C).
@@ -103,6 +120,10 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
 
     league = config_module.load(config)
     folder = Path(out) if out else Path("results") / league.name
+    names = [bot.name for bot in league.bots]
+    for name in replay:
+        if name not in names:
+            raise ConfigError(f"--replay-bot {name}: no bot of that name; bots: {', '.join(names)}")
     click.echo(f"league {league.name}: {game_count(league):,} games scheduled", err=True)
     resume = _resume_command(config, out, jobs, transcripts)
     jobs = jobs or os.cpu_count() or 1
@@ -116,6 +137,7 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
             progress=progress,
             say=_say,
             transcripts=transcripts,
+            replay=frozenset(replay),
         )
     )
     if outcome.interrupted:

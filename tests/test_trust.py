@@ -365,3 +365,104 @@ def test_seats_are_numbered_from_0_in_the_standings(tmp_path: Path, here: Path) 
 
 def test_standings_of_a_missing_folder(tmp_path: Path) -> None:
     one_error_line(arena("standings", str(tmp_path / "nope")), "no such folder")
+
+
+# ---------------------------------------------------------------- 1: a changed bot
+
+BOT_SCRIPT = """
+from pathlib import Path
+from arena.sdk import run
+version = Path(__file__).with_name("version.txt").read_text().strip()
+run(lambda observation, legal, game: game.rng.randrange(len(legal)), name="mine", version=version)
+"""
+
+
+def own_bot_league(tmp_path: Path, rounds: int = 1) -> Path:
+    (tmp_path / "mybot.py").write_text(BOT_SCRIPT)
+    if not (tmp_path / "version.txt").exists():
+        (tmp_path / "version.txt").write_text("1\n")
+    text = league(("b", "c"), rounds=rounds) + '[[bots]]\nname = "a"\ncmd = "python mybot.py"\n'
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(text)
+    return cfg
+
+
+def run_file(cfg: Path, *more: str) -> Result:
+    return arena("run", str(cfg), "--out", str(cfg.parent / "out"), "--jobs", "2", *more)
+
+
+def test_a_changed_bot_is_refused_until_replayed(tmp_path: Path, here: Path) -> None:
+    cfg = own_bot_league(tmp_path)
+    assert run_file(cfg).exit_code == 0
+    before = lines(tmp_path / "out")
+    league_toml = (tmp_path / "out" / "league.toml").read_text()
+    assert "mine 1" in (tmp_path / "out" / "bots.toml").read_text()
+
+    with (tmp_path / "mybot.py").open("a") as handle:
+        handle.write("# a better bot\n")
+    refused = run_file(cfg)
+    one_error_line(refused, "bot 'a' changed since its 4 stored games", "mybot.py changed")
+    assert "--replay-bot a" in refused.output
+    assert lines(tmp_path / "out") == before
+    assert (tmp_path / "out" / "league.toml").read_text() == league_toml
+
+    replayed = run_file(cfg, "--replay-bot", "a")
+    assert replayed.exit_code == 0, replayed.output
+    assert "4 games played, 2 already stored" in replayed.output
+    aside = (tmp_path / "out" / "games.replaced.jsonl").read_text().splitlines()
+    assert [json.loads(line) for line in aside] == [r for r in before if "a" in r["seating"]]
+    assert "0 games played, 6 already stored" in run_file(cfg).output
+
+
+def test_a_bot_answering_another_version_is_refused(tmp_path: Path, here: Path) -> None:
+    cfg = own_bot_league(tmp_path)
+    assert run_file(cfg).exit_code == 0
+    with_a = [r["id"] for r in lines(tmp_path / "out") if "a" in r["seating"]]
+    (tmp_path / "version.txt").write_text("2\n")  # a file the command does not name
+    cfg = own_bot_league(tmp_path, rounds=2)
+    refused = run_file(cfg)
+    one_error_line(refused, "bot 'a' now answers ready as 'mine 2'", "'mine 1'", "--replay-bot a")
+    assert [r["id"] for r in lines(tmp_path / "out") if "a" in r["seating"]] == with_a
+    fresh = run_file(cfg, "--fresh")
+    assert fresh.exit_code == 0 and "12 games played, 0 already stored" in fresh.output
+
+
+def test_replay_bot_must_name_a_bot(tmp_path: Path, here: Path) -> None:
+    one_error_line(run(tmp_path, league(), "--replay-bot", "zz"), "--replay-bot zz: no bot")
+
+
+# ---------------------------------------------------------------- 4: a damaged games file
+
+DAMAGE = [b"{not json\n", b"[1,2,3]\n", b"{}\n", b"null\n"]
+
+
+def test_damaged_lines_are_reported_never_counted_and_moved_aside(
+    tmp_path: Path, here: Path
+) -> None:
+    assert run(tmp_path, league()).exit_code == 0
+    games = tmp_path / "out" / "games.jsonl"
+    good = games.read_bytes().splitlines(keepends=True)
+    damaged = [good[0], *DAMAGE, good[1], good[0], *good[2:], good[5][:40]]
+    games.write_bytes(b"".join(damaged))
+    expected = {2: "not a game record", 3: "not a game record", 4: "not a game record"}
+    expected |= {5: "not a game record", 7: "a second copy of game"}
+
+    shown = arena("standings", str(tmp_path / "out"), "--format", "json")
+    assert shown.exit_code == 0, shown.output
+    for number, why in expected.items():
+        assert f"games.jsonl line {number} skipped: {why}" in shown.stderr
+    assert json.loads(shown.stdout)["games"] == len(good)
+
+    repaired = run(tmp_path, league())
+    assert repaired.exit_code == 0, repaired.output
+    for number in [*expected, len(damaged)]:
+        assert f"games.jsonl line {number}: " in repaired.output
+        assert "moved to games.damaged.jsonl" in repaired.output
+    assert "cut short" in repaired.output
+    assert f"0 games played, {len(good)} already stored" in repaired.output
+    assert games.read_bytes().splitlines(keepends=True) == good  # no complete game lost
+    aside = (tmp_path / "out" / "games.damaged.jsonl").read_bytes().splitlines()
+    assert len(aside) == len(expected) + 1
+
+    clean = arena("standings", str(tmp_path / "out"))
+    assert clean.exit_code == 0 and "warning" not in clean.output

@@ -7,6 +7,7 @@ missing. Every bot process is ended before :func:`run_league` returns, on every 
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import tempfile
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
@@ -17,11 +18,13 @@ import trio
 
 import engines
 from arena.config import LeagueConfig
+from arena.errors import ResultsError
 from arena.game.botproc import BotPool, StderrLog
 from arena.game.referee import play_game
-from arena.game.seats import ProcessSeat, give_back, hello_line, take_seats
+from arena.game.seats import ProcessSeat, Seat, give_back, hello_line, take_seats
 from arena.game.spec import GameSpec
 from arena.game.watchdog import Watchdog
+from arena.league.fingerprint import fingerprint, ready_text
 from arena.league.schedule import game_count, iter_blocks, known_tables
 from arena.league.store import ResultsDir, Warn
 from arena.record import GameRecord
@@ -78,33 +81,42 @@ async def run_league(
     progress: ProgressHook | None = None,
     say: Warn | None = None,
     transcripts: bool = False,
+    replay: frozenset[str] = frozenset(),
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder``; see the module docstring.
 
     ``say`` hears status lines: each step of a sequential test, and stored lines that are
-    not games (skipped).
+    not games (skipped). The games of the bots in ``replay`` are moved aside and played
+    again; any other bot whose fingerprint changed since its games were stored is refused
+    (:class:`~arena.errors.ResultsError`).
     """
     store = ResultsDir(folder)
-    stored = store.open(config.to_toml(), fresh=fresh, warn=say)
+    prints = {bot.name: fingerprint(bot) for bot in config.bots}
+    stored = store.open(config.to_toml(), fresh=fresh, warn=say, bots=prints, replay=replay)
     if config.mode == "sprt":
         feed: BlockFeed = SprtFeed(config, say)
     else:
         feed = BlockFeed.for_config(config, known_tables(stored))
+    run = _LeagueRun(
+        config,
+        store,
+        feed,
+        {_game_key(record): record for record in stored},
+        progress,
+        transcripts,
+    )
     try:
-        run = _LeagueRun(
-            config,
-            store,
-            feed,
-            {_game_key(record): record for record in stored},
-            progress,
-            transcripts,
-        )
         with (
             tempfile.TemporaryDirectory(prefix="arena-bots-") as workroot,
             Watchdog() as guard,
             trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals,
         ):
             await run.play(Path(workroot), guard, signals, max(1, jobs))
+        store.record_ready(run.readies)
+    except BaseException:
+        with contextlib.suppress(ResultsError):  # the first failure is the one to report
+            store.record_ready(run.readies)
+        raise
     finally:
         store.close()
     return run.outcome
@@ -130,6 +142,7 @@ class _LeagueRun:
         self.progress = progress
         self.transcripts = transcripts
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
+        self.readies: dict[str, str] = {}  # bot -> the name and version it answered ready
         self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
         self.pools: dict[str, BotPool] = {}
 
@@ -166,6 +179,21 @@ class _LeagueRun:
             name: pool.last_failure for name, pool in self.pools.items() if pool.disqualified
         }
 
+    def _check_ready(self, seats: list[Seat]) -> None:
+        """Note each bot's ``ready``; refuse one that now answers unlike its stored games."""
+        for seat in seats:
+            if not isinstance(seat, ProcessSeat):
+                continue
+            now = ready_text(seat.bot.ready)
+            self.readies.setdefault(seat.name, now)
+            before = self.store.expected_ready.get(seat.name)
+            if before is not None and before != now:
+                raise ResultsError(
+                    f"bot {seat.name!r} now answers ready as {now!r}, but its stored games "
+                    f"were played as {before!r}: run again with --replay-bot {seat.name} to "
+                    "play its games again, or --fresh to play every game again"
+                )
+
     async def _watch_signals(self, signals: AsyncIterator[int], scope: trio.CancelScope) -> None:
         async for _ in signals:
             self.outcome.interrupted = True
@@ -178,6 +206,7 @@ class _LeagueRun:
             seats = await take_seats(pools, record=self.transcripts)
             finished = False
             try:
+                self._check_ready(seats)
                 record = await play_game(
                     self.engine,
                     self.config.options,

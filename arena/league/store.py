@@ -4,13 +4,17 @@
       league.toml      the resolved config that produced the games (tomli-w)
       games.jsonl      one line per finished game, appended, flushed and fsync'd as it ends
       standings.toml   written after a run; always recomputable from games.jsonl
+      bots.toml        each bot's fingerprint when its games were stored
       logs/<bot>.log   capped stderr per bot
       transcripts/<game>/seat<k>.jsonl   with --transcripts: every line each seat sent and got
+      games.damaged.jsonl    lines of games.jsonl that were not (new) games, moved by a run
+      games.replaced.jsonl   games of bots replayed with --replay-bot, moved by a run
       .lock            held while a run writes here
 
-A line cut short by a kill is repaired (dropped) when the folder is opened for writing; a
-game already stored is never played again. A complete line that is not a game record is
-skipped with a warning naming its line number.
+Reading warns of every line of ``games.jsonl`` that is not a game record or repeats a game
+already read (naming its line number) and never counts it. A run repairs the folder when it
+opens it: such lines, and a last line cut short by a kill, are moved to the side file, so the
+folder ends consistent; a game already stored is never played again.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import IO, Any
 import tomli_w
 
 from arena.errors import RecordError, ResultsError
+from arena.league.fingerprint import changes
 from arena.record import GameRecord
 
 GAMES = "games.jsonl"
@@ -35,6 +40,9 @@ LEAGUE = "league.toml"
 STANDINGS = "standings.toml"
 LOCK = ".lock"
 TRANSCRIPTS = "transcripts"
+BOTS = "bots.toml"
+DAMAGED = "games.damaged.jsonl"
+REPLACED = "games.replaced.jsonl"
 
 # Config keys whose change makes stored games incomparable with new ones.
 _IDENTITY_KEYS = ("engine", "engine_version", "options", "seed", "mode")
@@ -44,15 +52,28 @@ Warn = Callable[[str], None]
 
 
 def read_games(folder: Path, warn: Warn | None = None) -> list[GameRecord]:
-    """Every game stored in ``folder``; ``warn`` hears of each line that is not one."""
+    """Every game stored in ``folder``, each once; ``warn`` hears of each line skipped."""
     path = folder / GAMES
     games = []
-    for number, entry in scan_games(path):
+    for number, entry in checked_games(path):
         if isinstance(entry, GameRecord):
             games.append(entry)
         elif warn is not None:
-            warn(f"warning: {path} line {number} skipped: not a game record ({entry})")
+            warn(f"warning: {path} line {number} skipped: {entry}")
     return games
+
+
+def checked_games(path: Path) -> Iterator[tuple[int, GameRecord | str]]:
+    """:func:`scan_games`, with a second line of an already-read game as a problem too."""
+    seen: dict[str, int] = {}
+    for number, entry in scan_games(path):
+        if isinstance(entry, RecordError):
+            yield number, f"not a game record ({entry})"
+        elif entry.id in seen:
+            yield number, f"a second copy of game {entry.id} (line {seen[entry.id]})"
+        else:
+            seen[entry.id] = number
+            yield number, entry
 
 
 def scan_games(path: Path) -> Iterator[tuple[int, GameRecord | RecordError]]:
@@ -107,7 +128,9 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def incomparable(stored: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+def incomparable(
+    stored: Mapping[str, Any], new: Mapping[str, Any], replay: frozenset[str] = frozenset()
+) -> list[str]:
     """What changed between two resolved configs that makes their games incomparable."""
     changes = [
         f"{key}: {stored.get(key)!r} -> {new.get(key)!r}"
@@ -117,9 +140,51 @@ def incomparable(stored: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]
     old_cmds = {b["name"]: b["cmd"] for b in stored.get("bots", [])}
     for bot in new.get("bots", []):
         old = old_cmds.get(bot["name"])
-        if old is not None and old != bot["cmd"]:
-            changes.append(f"bot {bot['name']!r} command: {old!r} -> {bot['cmd']!r}")
+        if old is not None and old != bot["cmd"] and bot["name"] not in replay:
+            changes.append(
+                f"bot {bot['name']!r} command: {old!r} -> {bot['cmd']!r} (or --replay-bot "
+                f"{bot['name']} to play its games again)"
+            )
     return changes
+
+
+def read_fingerprints(folder: Path) -> dict[str, dict[str, Any]]:
+    """``bots.toml``: bot -> fingerprint (empty when there is none yet)."""
+    try:
+        with (folder / BOTS).open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        return {}
+    except tomllib.TOMLDecodeError as exc:
+        raise ResultsError(f"{folder / BOTS}: damaged: {exc}; delete it or use --fresh") from None
+
+
+def changed_bots(
+    stored: list[GameRecord],
+    recorded: Mapping[str, Mapping[str, Any]],
+    now: Mapping[str, Mapping[str, Any]],
+    replay: frozenset[str],
+) -> list[str]:
+    """A line for each bot with stored games whose fingerprint changed."""
+    played: dict[str, int] = {}
+    for record in stored:
+        for bot in set(record.seating):
+            played[bot] = played.get(bot, 0) + 1
+    said = []
+    for name, fingerprint in now.items():
+        old = recorded.get(name)
+        if name in replay or old is None or not played.get(name) or _same(old, fingerprint):
+            continue
+        said.append(
+            f"bot {name!r} changed since its {played[name]} stored games were played "
+            f"({', '.join(changes(dict(old), dict(fingerprint)))}): run again with "
+            f"--replay-bot {name} to play its games again, or --fresh to play every game again"
+        )
+    return said
+
+
+def _same(old: Mapping[str, Any], new: Mapping[str, Any] | None) -> bool:
+    return new is not None and all(old.get(k) == new.get(k) for k in ("executable", "files"))
 
 
 class ResultsDir:
@@ -129,23 +194,47 @@ class ResultsDir:
         self.folder = folder
         self._lock: IO[bytes] | None = None
         self._games: IO[bytes] | None = None
+        self.expected_ready: dict[str, str] = {}  # bot -> its recorded ``ready`` name/version
+        self.fingerprints: dict[str, dict[str, Any]] = {}
+
+    def record_ready(self, readies: Mapping[str, str]) -> None:
+        """Add the ``ready`` name and version each bot answered to ``bots.toml``."""
+        for name, ready in readies.items():
+            if name in self.fingerprints:
+                self.fingerprints[name]["ready"] = ready
+        write_toml(self.folder / BOTS, self.fingerprints)
 
     def open(
-        self, league: Mapping[str, Any], *, fresh: bool, warn: Warn | None = None
+        self,
+        league: Mapping[str, Any],
+        *,
+        fresh: bool,
+        warn: Warn | None = None,
+        bots: Mapping[str, Mapping[str, Any]] | None = None,
+        replay: frozenset[str] = frozenset(),
     ) -> list[GameRecord]:
-        """Lock the folder, check or write ``league.toml``, repair the games file.
+        """Lock the folder, repair the games file, check or write ``league.toml``.
 
-        Returns the games already stored (``warn`` hears of lines that are not games).
+        ``bots`` are the fingerprints of the league's bots now: a bot with stored games
+        whose fingerprint changed is refused, unless it is in ``replay``, whose bots' games
+        are moved aside to be played again. Returns the games already stored (``warn``
+        hears of lines that are not games).
         """
         try:
-            return self._open(league, fresh=fresh, warn=warn)
+            return self._open(league, fresh=fresh, warn=warn, bots=bots or {}, replay=replay)
         except OSError as exc:
             self.close()
             reason = _reason(exc)
             raise ResultsError(f"{self.folder}: cannot write results here: {reason}") from None
 
     def _open(
-        self, league: Mapping[str, Any], *, fresh: bool, warn: Warn | None
+        self,
+        league: Mapping[str, Any],
+        *,
+        fresh: bool,
+        warn: Warn | None,
+        bots: Mapping[str, Mapping[str, Any]],
+        replay: frozenset[str],
     ) -> list[GameRecord]:
         if self.folder.exists() and not self.folder.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, "not a folder")
@@ -153,20 +242,37 @@ class ResultsDir:
         self._take_lock()
         league_path = self.folder / LEAGUE
         if fresh:
-            for name in (GAMES, STANDINGS):
+            for name in (GAMES, STANDINGS, BOTS):
                 (self.folder / name).unlink(missing_ok=True)
             for name in ("logs", TRANSCRIPTS):
                 shutil.rmtree(self.folder / name, ignore_errors=True)
-        elif league_path.exists() and (self.folder / GAMES).exists():
-            changes = incomparable(read_league(self.folder), league)
-            if changes:
+        self._repair(warn)
+        recorded = read_fingerprints(self.folder)
+        stored = read_games(self.folder)
+        if stored and league_path.exists():
+            different = incomparable(read_league(self.folder), league, replay)
+            if different:
                 self.close()
                 raise ResultsError(
-                    f"{self.folder} holds games of a different league ({'; '.join(changes)}); "
-                    "use --fresh to discard them or --out to write elsewhere"
+                    f"{self.folder} holds games of a different league ({'; '.join(different)})"
+                    "; use --fresh to discard them or --out to write elsewhere"
                 )
+        changed = changed_bots(stored, recorded, bots, replay)
+        if changed:
+            self.close()
+            raise ResultsError(f"{self.folder}: {'; '.join(changed)}")
+        self.replace_bots(set(replay))
         write_toml(league_path, league)
-        self._repair()
+        played = {bot for record in stored for bot in record.seating} - replay
+        self.expected_ready = {
+            name: entry["ready"]
+            for name, entry in recorded.items()
+            if "ready" in entry and name in played and _same(entry, bots.get(name))
+        }
+        self.fingerprints = {name: dict(entry) for name, entry in bots.items()}
+        for name, ready in self.expected_ready.items():
+            self.fingerprints[name]["ready"] = ready
+        write_toml(self.folder / BOTS, self.fingerprints)
         (self.folder / "logs").mkdir(exist_ok=True)
         self._games = (self.folder / GAMES).open("ab", buffering=0)
         return read_games(self.folder, warn)
@@ -182,18 +288,63 @@ class ResultsDir:
             ) from None
         self._lock = handle
 
-    def _repair(self) -> None:
-        """Drop a line cut off by a kill."""
+    def _repair(self, warn: Warn | None) -> None:
+        """Move every line that is not a new game (and a last line cut short) aside."""
         path = self.folder / GAMES
         if not path.exists():
             return
-        data = path.read_bytes()
-        keep_until = data.rfind(b"\n") + 1
-        if keep_until != len(data):
-            with path.open("r+b") as handle:
-                handle.truncate(keep_until)
+        pieces = path.read_bytes().split(b"\n")
+        lines = [piece + b"\n" for piece in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
+        problems = dict(checked_games(path))
+        if lines and not lines[-1].endswith(b"\n"):
+            problems[len(lines)] = "cut short (a run was stopped while storing it)"
+        bad = {n: why for n, why in problems.items() if isinstance(why, str)}
+        if not bad:
+            return
+        keep = [line for n, line in enumerate(lines, start=1) if n not in bad]
+        moved = [line.rstrip(b"\n") + b"\n" for n, line in enumerate(lines, start=1) if n in bad]
+        self._move_aside(DAMAGED, moved, keep)
+        for number, why in sorted(bad.items()):
+            if warn is not None:
+                warn(f"warning: {path} line {number}: {why}; moved to {DAMAGED}")
+
+    def _move_aside(self, side: str, moved: list[bytes], keep: list[bytes]) -> None:
+        """Append ``moved`` lines to a side file, then replace the games file by ``keep``."""
+        with (self.folder / side).open("ab") as handle:
+            handle.write(b"".join(moved))
+            handle.flush()
+            os.fsync(handle.fileno())
+        partial = self.folder / (GAMES + ".tmp")
+        try:
+            with partial.open("wb") as handle:
+                handle.write(b"".join(keep))
                 handle.flush()
                 os.fsync(handle.fileno())
+            os.replace(partial, self.folder / GAMES)
+        finally:
+            partial.unlink(missing_ok=True)
+
+    def replace_bots(self, names: set[str]) -> int:
+        """Move every game a bot of ``names`` played to the side file; return how many."""
+        path = self.folder / GAMES
+        if not names or not path.exists():
+            return 0
+        keep: list[bytes] = []
+        moved: list[bytes] = []
+        ids: list[str] = []
+        for line in path.read_bytes().split(b"\n")[:-1]:
+            line += b"\n"
+            record = GameRecord.from_json(line)  # the file was repaired: every line is a game
+            if names & set(record.seating):
+                moved.append(line)
+                ids.append(record.id)
+            else:
+                keep.append(line)
+        if moved:
+            self._move_aside(REPLACED, moved, keep)
+            for game in ids:
+                shutil.rmtree(self.folder / TRANSCRIPTS / game, ignore_errors=True)
+        return len(moved)
 
     def append(self, record: GameRecord) -> None:
         """Write one finished game as a whole line and hand it to the operating system.
