@@ -15,6 +15,7 @@ import click
 from arena.errors import ConfigError, UserError
 
 if TYPE_CHECKING:
+    from arena.game.referee import Step
     from arena.record import GameRecord
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -241,18 +242,7 @@ def play(
     specs = [
         BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd)) for i, cmd in enumerate(bots)
     ]
-    on_step = None
-    if show:
-        shown = game_engine.new_game(len(bots), seed, resolved)
-        click.echo(shown.render(None))
-
-        def narrate(seat: int, action: dict[str, Any], step: int) -> None:
-            click.echo(f"{step:4d}  {shown.describe(action)}")
-            shown.apply(action)
-            if shown.to_move() != seat:
-                click.echo(shown.render(None))
-
-        on_step = narrate
+    on_step = _Narrator() if show else None
     record = trio.run(
         lambda: play_match(
             engine,
@@ -265,6 +255,26 @@ def play(
         )
     )
     _print_game(record, [shlex.join(spec.cmd) for spec in specs])
+
+
+class _Narrator:
+    """``arena play --show``: the table whenever another seat is to move, each decision in
+    words, the final table and the scores (the result table follows)."""
+
+    def __init__(self) -> None:
+        self._last_seat: int | None = None
+
+    def __call__(self, step: Step) -> None:
+        state = step.state
+        if step.seat is None or step.action is None:
+            click.echo(state.render(None))
+            scores = ", ".join(f"seat {i} {s:g}" for i, s in enumerate(state.result().scores))
+            click.echo(f"game over after {step.number} decisions; scores: {scores}")
+            return
+        if step.seat != self._last_seat:
+            click.echo(state.render(None))
+            self._last_seat = step.seat
+        click.echo(f"{step.number:4d}  {state.describe(step.action)}")
 
 
 def _print_game(record: GameRecord, commands: list[str]) -> None:

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
-
-import trio
 
 import engines
 from arena.config import BotSpec, Limits, Policy
-from arena.game.botproc import BotPool, StderrLog
-from arena.game.referee import StepHook, play_game
-from arena.game.seats import hello_line, take_seats
+from arena.game.hosting import hosting
+from arena.game.referee import StepHook
+from arena.game.seats import hello_line
 from arena.game.spec import GameSpec
-from arena.game.watchdog import Watchdog
+from arena.game.table import Table
 from arena.record import GameRecord
 
 
@@ -39,15 +35,6 @@ async def play_match(
         seed=seed,
         seating=tuple(bot.name for bot in bots),
     )
-    with tempfile.TemporaryDirectory(prefix="arena-play-") as workroot, Watchdog() as guard:
-        async with trio.open_nursery() as hosts:
-            pools = [
-                BotPool(bot, hello, Path(workroot), StderrLog(None, 0), hosts, guard)
-                for bot in bots
-            ]
-            try:
-                seats = await take_seats(pools)
-                return await play_game(engine, options, spec, seats, limits, policy, on_step)
-            finally:
-                for pool in pools:
-                    pool.close_all()
+    async with hosting("arena-play-") as host:
+        table = Table(engine, options, limits, policy, {b.name: host.pool(b, hello) for b in bots})
+        return (await table.play(spec, on_step)).record
