@@ -60,7 +60,21 @@ def test_play_rejects_wrong_player_count() -> None:
     result = CliRunner().invoke(
         main, ["play", "space-five", *["--bot", "python -m bots.random"] * 5]
     )
-    assert result.exit_code == 2 and "takes 1..4 players; got 5" in result.output
+    assert result.exit_code == 2
+    assert result.output == (
+        "arena: error: space-five: players: 5 is outside this engine's range 1..4\n"
+    )
+
+
+def test_play_and_check_bot_share_the_league_files_checks() -> None:
+    """One check of player counts and options behind run, play and check-bot."""
+    check = CliRunner().invoke(
+        main, ["check-bot", "python -m bots.random", "--engine", "space-five", "--players", "5"]
+    )
+    assert check.exit_code == 2
+    assert "space-five: players: 5 is outside this engine's range 1..4" in check.output
+    unknown = CliRunner().invoke(main, ["check-bot", "python -m bots.random", "--engine", "go"])
+    assert unknown.exit_code == 2 and "unknown engine 'go'" in unknown.output
 
 
 def test_play_with_bad_option_value() -> None:

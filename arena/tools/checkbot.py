@@ -9,20 +9,19 @@ from __future__ import annotations
 
 import math
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-import engines
 from arena.config import BotSpec, Limits, Policy, parse_command
 from arena.errors import BotStartup
 from arena.game.botproc import ENDED_CLEANLY, BotProcess, StderrLog
 from arena.game.hosting import hosting
 from arena.game.seats import ProcessSeat, hello_line
-from arena.game.spec import GameSpec
+from arena.game.spec import GameSpec, block_seed
 from arena.game.table import Played, Table
-from arena.league.schedule import block_seed
-from engines.base import resolve_options
+from engines.base import Engine
 
 # every fault ends the bot's game: the first one is the finding, and a hung bot is not
 # waited for again and again
@@ -60,7 +59,8 @@ def percentile(values: list[float], fraction: float) -> float:
 
 async def check_bot(
     command: str,
-    engine_name: str,
+    engine: Engine,
+    options: Mapping[str, Any],
     *,
     players: int,
     games_per_seat: int,
@@ -68,7 +68,9 @@ async def check_bot(
     limits: Limits,
     say: Callable[[str], None],
 ) -> CheckReport:
-    """Run the check; ``say`` receives each report line as it is known."""
+    """Run the check; ``say`` receives each report line as it is known.
+
+    ``options`` are resolved for ``players`` seats (:func:`arena.config.check_game`)."""
     report = CheckReport()
 
     def note(line: str, problem: bool = False) -> None:
@@ -77,8 +79,6 @@ async def check_bot(
             report.problems.append(line)
         say(line)
 
-    engine = engines.get(engine_name)
-    options = resolve_options(engine.option_specs(), {})
     hello = hello_line(engine, options, limits)
     candidate = BotSpec("candidate", parse_command(command), limits)
     opponent = BotSpec("random", parse_command("python -m bots.random"), limits)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import engines
 from arena.config import BotSpec, Limits, Policy
 from arena.game.hosting import hosting
 from arena.game.referee import StepHook
@@ -13,10 +12,11 @@ from arena.game.seats import hello_line
 from arena.game.spec import GameSpec
 from arena.game.table import Table
 from arena.record import GameRecord
+from engines.base import Engine
 
 
 async def play_match(
-    engine_name: str,
+    engine: Engine,
     bots: Sequence[BotSpec],
     seed: int,
     options: Mapping[str, Any],
@@ -24,8 +24,9 @@ async def play_match(
     policy: Policy,
     on_step: StepHook | None = None,
 ) -> GameRecord:
-    """Start one process per seat, play one game, end every process; return the record."""
-    engine = engines.get(engine_name)
+    """Start one process per seat, play one game, end every process; return the record.
+
+    ``options`` are resolved ones (:func:`arena.config.check_game`)."""
     hello = hello_line(engine, options, limits)
     spec = GameSpec(
         id=f"play-{seed}",
