@@ -198,7 +198,8 @@ class _Reader:
         self.prefix = prefix
 
     def fail(self, key: str, message: str) -> ConfigError:
-        return ConfigError(f"{self.source}: {self.prefix}{key}: {message}")
+        shown = key if key.isprintable() else repr(key)  # one line, whatever the key holds
+        return ConfigError(f"{self.source}: {self.prefix}{shown}: {message}")
 
     def check_keys(self, allowed: set[str]) -> None:
         for key in self.table:

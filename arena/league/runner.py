@@ -3,6 +3,13 @@
 Finished games are stored the moment they end; a stopped run (Ctrl-C, SIGTERM) keeps them
 and drops only the games in flight, and running the same config again plays only what is
 missing. Every bot process is ended before :func:`run_league` returns, on every path.
+
+Another executor (a cluster worker, say) plays a league's games the same way, with its own
+long-lived pools::
+
+    async with hosting() as host:
+        table = league_table(config, host)
+        records = [(await table.play(spec)).record for spec in block]
 """
 
 from __future__ import annotations
