@@ -5,7 +5,9 @@
     ArenaError
     ├── UserError            a mistake in the user's input: one line, exit status 2
     │   ├── ConfigError      a league file or CLI value that is invalid (names file and key)
-    │   └── ResultsError     a results folder that cannot be used (locked, incomparable)
+    │   ├── ResultsError     a results folder that cannot be used (locked, incomparable)
+    │   └── ClusterError     a Dask cluster that cannot run the league (unreachable, a bot
+    │                        that cannot start on a worker, the extra not installed)
     └── BotFault             a bot broke the rules; ``verdict`` is the class recorded
         ├── BotTimeout       "timeout": no answer within the decision limit and the bank
         ├── BotIllegal       "illegal": an action not in the legal list
@@ -37,6 +39,10 @@ class ConfigError(UserError):
 
 class ResultsError(UserError):
     """A results folder that cannot be used as asked."""
+
+
+class ClusterError(UserError):
+    """A Dask cluster that cannot play the league; the message names the worker and bot."""
 
 
 class BotFault(ArenaError):
