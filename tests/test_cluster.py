@@ -50,7 +50,7 @@ def load(tmp_path: Path, text: str) -> config.LeagueConfig:
     return config.load(path)
 
 
-def reference(tmp_path: Path, league: config.LeagueConfig) -> list[tuple[object, ...]]:
+def reference(tmp_path: Path, league: config.LeagueConfig) -> list[str]:
     trio.run(lambda: run_league(league, tmp_path / "reference", jobs=1))
     return comparable(read_games(tmp_path / "reference"))
 
@@ -87,7 +87,7 @@ def test_local_cluster_plays_the_games_of_jobs_1(tmp_path: Path, in_repo: Path) 
     outcome = run_cluster_league(league, tmp_path / "cluster", jobs=1, workers=2)
     assert outcome.played == outcome.scheduled == 18 and not outcome.interrupted
     stored = read_games(tmp_path / "cluster")
-    assert len({r["id"] for r in stored}) == len(stored) == 18
+    assert len({r.id for r in stored}) == len(stored) == 18
     assert comparable(stored) == reference(tmp_path, league)
     assert processes_with(marker) == []
 
@@ -106,7 +106,7 @@ def test_resume_on_a_cluster_plays_only_what_is_missing(
     again = run_cluster_league(league, tmp_path / "out", jobs=2, scheduler=scheduler)
     assert again.skipped == 4 and again.played == len(lines) - 4
     stored = read_games(tmp_path / "out")
-    assert len({r["id"] for r in stored}) == len(stored) == len(lines)
+    assert len({r.id for r in stored}) == len(stored) == len(lines)
     assert comparable(stored) == reference(tmp_path, league)
     assert processes_with(marker) == []
 
@@ -289,6 +289,6 @@ def test_a_worker_killed_mid_league_loses_nothing_and_doubles_nothing(tmp_path: 
     finally:
         dask.close()
     stored = read_games(out)
-    assert len({r["id"] for r in stored}) == len(stored) == 36
+    assert len({r.id for r in stored}) == len(stored) == 36
     assert comparable(stored) == reference(tmp_path, load(tmp_path, league_text(marker, 4)))
     assert processes_with(marker) == []

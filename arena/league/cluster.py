@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 from arena.config import LeagueConfig
 from arena.errors import ClusterError
 from arena.game.botproc import StderrLog
-from arena.game.referee import Record
 from arena.game.spec import GameSpec
-from arena.league.runner import BlockFeed, LeagueOutcome, ProgressHook
-from arena.league.store import ResultsDir, read_games
+from arena.league.runner import BlockFeed, LeagueOutcome, ProgressHook, SprtFeed
+from arena.league.store import ResultsDir, Warn
+from arena.record import GameRecord
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -57,26 +57,22 @@ def run_cluster_league(
     scheduler: str | None = None,
     fresh: bool = False,
     progress: ProgressHook | None = None,
-    feed: BlockFeed | None = None,
+    say: Warn | None = None,
     transcripts: bool = False,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder`` on a Dask cluster.
 
     ``workers``: start a local cluster of that many one-thread worker processes; else
-    ``scheduler``: the address of a running scheduler. ``jobs`` is games at once per worker.
+    ``scheduler``: the address of a running scheduler. ``jobs`` is games at once per worker;
+    the other arguments are :func:`~arena.league.runner.run_league`'s. Call it from the main
+    thread (it handles SIGINT and SIGTERM).
     """
     require_dask()
     store = ResultsDir(folder)
-    done = store.open(config.to_toml(), fresh=fresh)
+    stored = store.open(config.to_toml(), fresh=fresh, warn=say)
+    feed = SprtFeed(config, say) if config.mode == "sprt" else BlockFeed.for_config(config)
     try:
-        stored = {r["id"]: r for r in read_games(folder) if r["id"] in done}
-        run = _ClusterRun(
-            config,
-            store,
-            feed if feed is not None else BlockFeed.for_config(config),
-            stored,
-            progress,
-        )
+        run = _ClusterRun(config, store, feed, {record.id: record for record in stored}, progress)
         with _stop_on_sigterm(), connect(workers, scheduler) as client:
             run.play(client, jobs, transcripts)
     finally:
@@ -146,7 +142,7 @@ class _ClusterRun:
         config: LeagueConfig,
         store: ResultsDir,
         feed: BlockFeed,
-        stored: dict[str, Record],
+        stored: dict[str, GameRecord],
         progress: ProgressHook | None,
     ) -> None:
         self.config = config
@@ -159,7 +155,7 @@ class _ClusterRun:
             bot.name: StderrLog(store.log_path(bot.name), bot.limits.stderr_bytes)
             for bot in config.bots
         }
-        self.partial_blocks: dict[tuple[int, int], dict[str, Record]] = {}
+        self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
         self.blocks = iter(feed)
         self.plugin = f"arena-referee-{uuid.uuid4().hex[:12]}"
 
@@ -196,6 +192,8 @@ class _ClusterRun:
                 if registered:
                     client.unregister_worker_plugin(self.plugin)
         self.outcome.stopped_early = self.feed.stop_reason
+        if isinstance(self.feed, SprtFeed):
+            self.outcome.sprt = self.feed.test
 
     def _check_preflight(self, client: Client) -> None:
         from arena.league.worker import cannot_start, preflight_failures
@@ -233,7 +231,7 @@ class _ClusterRun:
         for record, lines in zip(played.records, played.transcripts, strict=False):
             for position, seat_lines in enumerate(lines):
                 if seat_lines is not None:
-                    self.store.write_transcript(record["id"], position, seat_lines)
+                    self.store.write_transcript(record.id, position, seat_lines)
         for bot, data in played.logs.items():
             self.logs[bot].write(data)
         self.outcome.disqualified.update(played.disqualified)
@@ -241,15 +239,15 @@ class _ClusterRun:
             self.outcome.played += 1
             if self.progress is not None:
                 self.progress(self.outcome.played + self.outcome.skipped, self.outcome.scheduled)
-            self._collect(record["table"], record["block"], record["players"], record)
+            self._collect(record.table, record.block, record.players, record)
 
-    def _collect(self, table: int, block: int, players: int, record: Record) -> None:
+    def _collect(self, table: int, block: int, players: int, record: GameRecord) -> None:
         """Hand each complete block to the feed (the SPRT takes them in schedule order)."""
         games = self.partial_blocks.setdefault((table, block), {})
-        games[record["id"]] = record
+        games[record.id] = record
         if len(games) == players:
             del self.partial_blocks[(table, block)]
-            self.feed.block_done(sorted(games.values(), key=lambda r: r["id"]))
+            self.feed.block_done(sorted(games.values(), key=lambda r: r.id))
 
 
 @contextlib.contextmanager

@@ -10,9 +10,10 @@ from collections.abc import Mapping
 
 from arena.config import LeagueConfig
 from arena.game.botproc import BotPool
-from arena.game.referee import Record, play_game
+from arena.game.referee import play_game
 from arena.game.seats import ProcessSeat, give_back, take_seats
 from arena.game.spec import GameSpec
+from arena.record import GameRecord
 from engines.base import Engine
 
 Transcript = list[tuple[str, bytes]]  # ("to" | "from", line), as a seat sent and got them
@@ -25,7 +26,7 @@ async def play_pooled(
     pools: Mapping[str, BotPool],
     *,
     transcripts: bool = False,
-) -> tuple[Record, list[Transcript | None]]:
+) -> tuple[GameRecord, list[Transcript | None]]:
     """Play ``spec`` with a process of each seated bot; its record and per-seat transcripts.
 
     A game cut off mid-way (cancelled) never returns its processes to the pools.

@@ -35,11 +35,11 @@ import engines
 from arena.config import LeagueConfig
 from arena.errors import BotStartup, ClusterError
 from arena.game.botproc import BotPool, StderrLog
-from arena.game.referee import Record
 from arena.game.seats import hello_line
 from arena.game.spec import GameSpec
 from arena.game.watchdog import Watchdog
 from arena.league.pooled import Transcript, play_pooled
+from arena.record import GameRecord
 
 
 @dataclass
@@ -47,7 +47,7 @@ class PlayedBlock:
     """A finished block as a worker sends it back to the client."""
 
     worker: str
-    records: list[Record]
+    records: list[GameRecord]
     transcripts: list[list[Transcript | None]]  # per game, per seat (with --transcripts)
     logs: dict[str, bytes]  # stderr each bot wrote since the worker's last block
     disqualified: dict[str, str] = field(default_factory=dict)  # bot -> last start failure
@@ -161,7 +161,7 @@ class WorkerReferee:
 
     async def _play_block(self, specs: list[GameSpec]) -> PlayedBlock:
         started = time.perf_counter()
-        played: list[tuple[Record, list[Transcript | None]] | None] = [None] * len(specs)
+        played: list[tuple[GameRecord, list[Transcript | None]] | None] = [None] * len(specs)
         slots = trio.CapacityLimiter(self.jobs)
 
         async def play(index: int, spec: GameSpec) -> None:
