@@ -84,10 +84,14 @@ def test_local_cluster_plays_the_games_of_jobs_1(tmp_path: Path, in_repo: Path) 
 
     marker = f"m{uuid.uuid4().hex[:8]}"
     league = load(tmp_path, league_text(marker))
-    outcome = run_cluster_league(league, tmp_path / "cluster", jobs=1, workers=2)
+    outcome = run_cluster_league(league, tmp_path / "cluster", jobs=1, workers=2, transcripts=True)
     assert outcome.played == outcome.scheduled == 18 and not outcome.interrupted
     stored = read_games(tmp_path / "cluster")
     assert len({r.id for r in stored}) == len(stored) == 18
+    for record in stored:  # the workers' transcripts, written by the client
+        for seat in range(record.players):
+            lines = tmp_path / "cluster" / "transcripts" / record.id / f"seat{seat}.jsonl"
+            assert '"dir": "from"' in lines.read_text()
     assert comparable(stored) == reference(tmp_path, league)
     assert processes_with(marker) == []
 
@@ -225,6 +229,7 @@ class DaskProcesses:
                 proc.wait()
 
 
+@pytest.mark.slow  # three Dask processes and a league long enough to kill one mid-way
 def test_a_worker_killed_mid_league_loses_nothing_and_doubles_nothing(tmp_path: Path) -> None:
     marker = f"m{uuid.uuid4().hex[:8]}"
     cfg = tmp_path / "league.toml"
@@ -291,4 +296,39 @@ def test_a_worker_killed_mid_league_loses_nothing_and_doubles_nothing(tmp_path: 
     stored = read_games(out)
     assert len({r.id for r in stored}) == len(stored) == 36
     assert comparable(stored) == reference(tmp_path, load(tmp_path, league_text(marker, 4)))
+    assert processes_with(marker) == []
+
+
+def test_an_sprt_league_on_a_cluster_stops_where_in_process_stops(
+    tmp_path: Path, in_repo: Path, scheduler: str
+) -> None:
+    from arena.league.cluster import run_cluster_league
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    text = (
+        'name = "s"\nengine = "little-everdell"\nmode = "sprt"\nplayers = 2\nseed = 5\n'
+        '[sprt]\ncandidate = "a"\nopponent = "b"\nelo0 = 0\nelo1 = 400\nmax_blocks = 5\n'
+        + "".join(
+            f'[[bots]]\nname = "{name}"\ncmd = "python -m bots.random {marker}-{name}"\n'
+            for name in ("a", "b")
+        )
+    )
+    league = load(tmp_path, text)
+    lines: list[str] = []
+    outcome = run_cluster_league(
+        league, tmp_path / "out", jobs=1, scheduler=scheduler, say=lines.append
+    )
+    local = trio.run(lambda: run_league(league, tmp_path / "reference", jobs=1))
+    assert outcome.sprt is not None and local.sprt is not None
+    assert outcome.stopped_early == local.stopped_early != ""
+    assert outcome.sprt.status_line() == local.sprt.status_line() == lines[-1]
+    assert len(lines) == outcome.sprt.blocks
+    # games in flight when the test decided are stored too: compare the blocks it used
+    used = {
+        f"t0-b{block}-r{rotation}" for block in range(outcome.sprt.blocks) for rotation in (0, 1)
+    }
+    stored = [r for r in read_games(tmp_path / "out") if r.id in used]
+    assert comparable(stored) == comparable(
+        [r for r in read_games(tmp_path / "reference") if r.id in used]
+    )
     assert processes_with(marker) == []

@@ -73,8 +73,12 @@ def run_cluster_league(
     feed = SprtFeed(config, say) if config.mode == "sprt" else BlockFeed.for_config(config)
     try:
         run = _ClusterRun(config, store, feed, {record.id: record for record in stored}, progress)
-        with _stop_on_sigterm(), connect(workers, scheduler) as client:
-            run.play(client, jobs, transcripts)
+        with _stop_on_sigterm():
+            try:
+                with connect(workers, scheduler) as client:
+                    run.play(client, jobs, transcripts)
+            except (KeyboardInterrupt, _Stopped):  # while connecting or shutting down
+                run.outcome.interrupted = True
     finally:
         store.close()
     return run.outcome
@@ -165,10 +169,8 @@ class _ClusterRun:
         from arena.league.worker import RefereePlugin
 
         in_flight: set[Future] = set()
-        registered = False
         try:
             client.register_plugin(RefereePlugin(self.config, jobs, transcripts), name=self.plugin)
-            registered = True
             self._check_preflight(client)
             workers = len(client.scheduler_info()["workers"])
             finished = as_completed(with_results=True)
@@ -189,7 +191,7 @@ class _ClusterRun:
             with _signals_held():
                 if in_flight:
                     client.cancel(list(in_flight))
-                if registered:
+                with contextlib.suppress(ValueError):  # stopped before it was registered
                     client.unregister_worker_plugin(self.plugin)
         self.outcome.stopped_early = self.feed.stop_reason
         if isinstance(self.feed, SprtFeed):

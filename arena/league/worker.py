@@ -208,6 +208,13 @@ class RefereePlugin(WorkerPlugin):
         self.referee: WorkerReferee | None = None
 
     async def setup(self, worker: Any) -> None:
+        # Dask's sampling profiler takes the GIL every 10 ms to walk every thread's stack.
+        # The referee thread wakes on every line a bot writes and then waits for the GIL:
+        # with trivial bots, blocks took 6x as long (benchmarks/scale.py). It is paused
+        # while a league runs on this worker.
+        profiler = worker.periodic_callbacks.get("profile")
+        if profiler is not None:
+            profiler.stop()
         self.referee = WorkerReferee(self.config, self.jobs, self.transcripts, worker.address)
         # the handshakes take a while: off the worker's event loop, which keeps heartbeating
         await asyncio.to_thread(self.referee.start)
@@ -215,6 +222,11 @@ class RefereePlugin(WorkerPlugin):
     async def teardown(self, worker: Any) -> None:
         if self.referee is not None:
             await asyncio.to_thread(self.referee.close)
+        # (removed from worker.plugins before this runs: any other league still playing?)
+        profiler = worker.periodic_callbacks.get("profile")
+        others = any(isinstance(plugin, RefereePlugin) for plugin in worker.plugins.values())
+        if profiler is not None and not others:
+            profiler.start()
 
 
 def _referee(plugin: str, worker: Any) -> WorkerReferee:
