@@ -15,10 +15,12 @@ from typing import Any
 from arena.config import Limits, Policy
 from arena.game.botproc import BotPool
 from arena.game.referee import StepHook, play_game
-from arena.game.seats import Seat, give_back, take_seats
+from arena.game.seats import ProcessSeat, Seat, give_back, take_seats
 from arena.game.spec import GameSpec
 from arena.record import GameRecord
 from engines.base import Engine
+
+Transcript = list[tuple[str, bytes]]  # ("to" | "from", line), as a seat sent and got them
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,10 @@ class Played:
 
     record: GameRecord
     seats: list[Seat]
+
+    def transcripts(self) -> list[Transcript | None]:
+        """Per seat: every line it sent and got (tables with ``transcripts``), else None."""
+        return [seat.transcript if isinstance(seat, ProcessSeat) else None for seat in self.seats]
 
 
 @dataclass

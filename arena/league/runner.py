@@ -4,12 +4,8 @@ Finished games are stored the moment they end; a stopped run (Ctrl-C, SIGTERM) k
 and drops only the games in flight, and running the same config again plays only what is
 missing. Every bot process is ended before :func:`run_league` returns, on every path.
 
-Another executor (a cluster worker, say) plays a league's games the same way, with its own
-long-lived pools::
-
-    async with hosting() as host:
-        table = league_table(config, host)
-        records = [(await table.play(spec)).record for spec in block]
+Games are played on a :func:`~arena.league.pooled.league_table`, the seam every executor
+shares (a Dask worker uses it too: :mod:`arena.league.worker`).
 """
 
 from __future__ import annotations
@@ -21,13 +17,12 @@ from pathlib import Path
 
 import trio
 
-import engines
 from arena.config import BotSpec, LeagueConfig
 from arena.game.botproc import StderrLog
 from arena.game.hosting import BotHost, hosting
-from arena.game.seats import ProcessSeat, hello_line
 from arena.game.spec import GameSpec
 from arena.game.table import Table
+from arena.league.pooled import league_table
 from arena.league.schedule import iter_blocks
 from arena.league.store import ResultsDir, Warn
 from arena.record import GameRecord
@@ -109,20 +104,6 @@ async def run_league(
     return run.outcome
 
 
-def league_table(
-    config: LeagueConfig, host: BotHost, logs: Callable[[BotSpec], StderrLog] | None = None
-) -> Table:
-    """A table for ``config``'s games: its engine, options, clock and policy, and a pool in
-    ``host`` for each of its bots (stderr to ``logs(bot)``, default: dropped)."""
-    engine = engines.get(config.engine)
-    hello = hello_line(engine, config.options, config.limits)
-    pools = {
-        bot.name: host.pool(bot, hello, logs(bot) if logs is not None else None)
-        for bot in config.bots
-    }
-    return Table(engine, config.options, config.limits, config.policy, pools)
-
-
 class _LeagueRun:
     """The state of one ``run_league`` call."""
 
@@ -145,8 +126,7 @@ class _LeagueRun:
         self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
 
     async def play(self, host: BotHost, signals: AsyncIterator[int], jobs: int) -> None:
-        table = league_table(self.config, host, self._log)
-        table.transcripts = self.transcripts
+        table = league_table(self.config, host, self._log, transcripts=self.transcripts)
         async with trio.open_nursery() as games:
             games.start_soon(self._watch_signals, signals, games.cancel_scope)
             slots = trio.Semaphore(jobs)
@@ -183,10 +163,9 @@ class _LeagueRun:
             self.store.append(record)
             # fsync off the event loop: the other games keep playing while the disk works
             await trio.to_thread.run_sync(self.store.sync)
-            if self.transcripts:
-                for position, seat in enumerate(played.seats):
-                    if isinstance(seat, ProcessSeat) and seat.transcript is not None:
-                        self.store.write_transcript(spec.id, position, seat.transcript)
+            for position, lines in enumerate(played.transcripts()):
+                if lines is not None:
+                    self.store.write_transcript(spec.id, position, lines)
             self.outcome.played += 1
             if self.progress is not None:
                 done = self.outcome.played + self.outcome.skipped
