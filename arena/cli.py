@@ -223,7 +223,7 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
     from arena.stats.ratings import compute_standings
 
     store.read_league(folder)  # a clear error for a folder that is not a league's
-    table = compute_standings(store.read_games(folder, warn=_say), **kwargs)
+    table = compute_standings(store.iter_games(folder, warn=_say), **kwargs)
     if write:
         store.write_standings_file(folder, table.to_dict())
     click.echo(report.render(table, fmt))
