@@ -63,9 +63,16 @@ class BotHost:
 async def hosting(prefix: str = "arena-bots-") -> AsyncIterator[BotHost]:
     """A :class:`BotHost` whose processes are all gone when the block is left."""
     with tempfile.TemporaryDirectory(prefix=prefix) as workroot, Watchdog() as guard:
-        async with trio.open_nursery() as nursery:
-            host = BotHost(Path(workroot), guard, nursery)
-            try:
-                yield host
-            finally:
-                host.close_all()
+        try:
+            async with trio.open_nursery() as nursery:
+                host = BotHost(Path(workroot), guard, nursery)
+                try:
+                    yield host
+                finally:
+                    host.close_all()
+        except BaseExceptionGroup as group:
+            # the processes' tasks report faults as values: an error here is the caller's
+            # own (a UserError, a Ctrl-C), and it leaves the block as it was raised
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
+            raise
