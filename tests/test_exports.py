@@ -10,6 +10,7 @@ from arena import errors, protocol
 def test_engine_contract_exports() -> None:
     assert sorted(engines.base.__all__) == [
         "Action",
+        "ActionKey",
         "Engine",
         "EngineError",
         "GameState",
@@ -18,10 +19,12 @@ def test_engine_contract_exports() -> None:
         "OptionSpec",
         "Result",
         "State",
+        "action_key",
         "derive_rng",
         "play_random",
         "ranks_from_scores",
         "resolve_options",
+        "utility",
     ]
     assert engines.names() == [
         "cat-yard",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -617,3 +617,16 @@ class IfItFitsEngine:
             raise ValueError(f"if-it-fits needs 2 to 5 players, got {players}")
         resolved = resolve_options(self.option_specs(), options)
         return IfItFitsState(players, seed, resolved)
+
+    def sample_state(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> IfItFitsState:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``)."""
+        from engines.if_it_fits import sampling  # sampling imports this module
+
+        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)
