@@ -315,3 +315,41 @@ def utility(result: Result, seat: int) -> float:
     own = ranks[seat]
     beaten = sum(1.0 if own < other else 0.5 if own == other else 0.0 for other in ranks)
     return (beaten - 0.5) / (len(ranks) - 1)
+
+
+class SampleMemo:
+    """A one-entry memo for ``Engine.sample_state``: rebuild the public table once per list
+    of observations, then draw each sample with the rebuilt state's ``determinize``.
+
+    A search bot calls ``sample_state`` with the same observations on every iteration of one
+    decision; rebuilding the table from the observation is the slow part (a layout, boxes),
+    while ``determinize`` redraws exactly the hidden parts the rebuild drew, from the same
+    distribution. The memo holds the last observation object itself (observations are never
+    mutated), so a new decision or another game never meets a stale entry.
+    """
+
+    def __init__(self) -> None:
+        self._last: dict[str, Any] | None = None
+        self._count = 0
+        self._seat = -1
+        self._state: State | None = None
+
+    def sample(
+        self,
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+        rebuild: Callable[[], State],
+    ) -> State:
+        """A fresh sample: ``rebuild()`` when the observations are new, then
+        ``determinize(seat, rng)`` of the rebuilt state."""
+        last = observations[-1]
+        if (
+            self._state is None
+            or last is not self._last
+            or len(observations) != self._count
+            or seat != self._seat
+        ):
+            self._state = rebuild()
+            self._last, self._count, self._seat = last, len(observations), seat
+        return self._state.determinize(seat, rng)

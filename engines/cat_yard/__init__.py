@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import OptionSpec, resolve_options
+from engines.base import OptionSpec, SampleMemo, State, resolve_options
 from engines.cat_yard import sampling
 from engines.cat_yard.data import COUNTS
 from engines.cat_yard.rules import CatYardState
@@ -26,6 +26,9 @@ _OPTIONS: Mapping[str, OptionSpec] = {
         maximum=76,
     ),
 }
+
+
+_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
 class CatYardEngine:
@@ -53,9 +56,17 @@ class CatYardEngine:
         seat: int,
         observations: Sequence[dict[str, Any]],
         rng: random.Random,
-    ) -> CatYardState:
-        """A state consistent with what ``seat`` observed (see ``sampling.py``)."""
-        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)
+    ) -> State:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
+        rebuilt once per list of observations, each call draws the hidden parts afresh."""
+        return _SAMPLES.sample(
+            seat,
+            observations,
+            rng,
+            lambda: sampling.sample_state(
+                self.new_game(players, 0, options), seat, observations, rng
+            ),
+        )
 
 
 ENGINE = CatYardEngine()

@@ -9,13 +9,16 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import OptionSpec, resolve_options
+from engines.base import OptionSpec, SampleMemo, State, resolve_options
 from engines.good_boy import data, sampling
 from engines.good_boy.rules import VARIANTS, GoodBoyState
 
 __all__ = ["ENGINE", "GoodBoyEngine", "GoodBoyState"]
 
 _TOTAL_POINTS = sum(points for _id, _breed, points, _needs, _src in data.CARDS)
+
+
+_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
 class GoodBoyEngine:
@@ -62,10 +65,16 @@ class GoodBoyEngine:
         seat: int,
         observations: Sequence[dict[str, Any]],
         rng: random.Random,
-    ) -> GoodBoyState:
-        """A state consistent with what ``seat`` observed (see ``sampling.py``)."""
+    ) -> State:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
+        rebuilt once per list of observations, each call draws the hidden parts afresh."""
         resolved = resolve_options(self.option_specs(), options)
-        return sampling.sample_state(players, resolved, seat, observations, rng)
+        return _SAMPLES.sample(
+            seat,
+            observations,
+            rng,
+            lambda: sampling.sample_state(players, resolved, seat, observations, rng),
+        )
 
 
 ENGINE = GoodBoyEngine()

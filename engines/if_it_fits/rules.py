@@ -28,6 +28,8 @@ from engines.base import (
     IllegalAction,
     OptionSpec,
     Result,
+    SampleMemo,
+    State,
     derive_rng,
     ranks_from_scores,
     resolve_options,
@@ -600,6 +602,9 @@ def _box_json(box: Box, entry_at: Mapping[int, int]) -> list[Any]:
     return view
 
 
+_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
+
+
 class IfItFitsEngine:
     """The engine object registered as ``if-it-fits``."""
 
@@ -625,8 +630,16 @@ class IfItFitsEngine:
         seat: int,
         observations: Sequence[dict[str, Any]],
         rng: random.Random,
-    ) -> IfItFitsState:
-        """A state consistent with what ``seat`` observed (see ``sampling.py``)."""
+    ) -> State:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
+        rebuilt once per list of observations, each call draws the hidden parts afresh."""
         from engines.if_it_fits import sampling  # sampling imports this module
 
-        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)
+        return _SAMPLES.sample(
+            seat,
+            observations,
+            rng,
+            lambda: sampling.sample_state(
+                self.new_game(players, 0, options), seat, observations, rng
+            ),
+        )

@@ -9,13 +9,16 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import OptionError, OptionSpec, derive_rng, resolve_options
+from engines.base import OptionError, OptionSpec, SampleMemo, State, derive_rng, resolve_options
 from engines.little_everdell import sampling
 from engines.little_everdell.rules import PRINCE, PRINCESS, LittleEverdellState
 
 __all__ = ["ENGINE", "LittleEverdellEngine", "LittleEverdellState"]
 
 _SEAT_LISTS = ("start_bonus", "start_captain", "start_fort")
+
+
+_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
 class LittleEverdellEngine:
@@ -77,9 +80,17 @@ class LittleEverdellEngine:
         seat: int,
         observations: Sequence[dict[str, Any]],
         rng: random.Random,
-    ) -> LittleEverdellState:
-        """A state consistent with what ``seat`` observed (see ``sampling.py``)."""
-        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)
+    ) -> State:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
+        rebuilt once per list of observations, each call draws the hidden parts afresh."""
+        return _SAMPLES.sample(
+            seat,
+            observations,
+            rng,
+            lambda: sampling.sample_state(
+                self.new_game(players, 0, options), seat, observations, rng
+            ),
+        )
 
 
 def _automa(players: int, opponent: str) -> str | None:

@@ -10,12 +10,15 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import OptionSpec, resolve_options
+from engines.base import OptionSpec, SampleMemo, State, resolve_options
 from engines.space_five import sampling
 from engines.space_five.data import value
 from engines.space_five.rules import SpaceFiveState
 
 __all__ = ["ENGINE", "SpaceFiveEngine", "SpaceFiveState"]
+
+
+_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
 class SpaceFiveEngine:
@@ -61,9 +64,17 @@ class SpaceFiveEngine:
         seat: int,
         observations: Sequence[dict[str, Any]],
         rng: random.Random,
-    ) -> SpaceFiveState:
-        """A state consistent with what ``seat`` observed (see ``sampling.py``)."""
-        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)
+    ) -> State:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
+        rebuilt once per list of observations, each call draws the hidden parts afresh."""
+        return _SAMPLES.sample(
+            seat,
+            observations,
+            rng,
+            lambda: sampling.sample_state(
+                self.new_game(players, 0, options), seat, observations, rng
+            ),
+        )
 
 
 ENGINE = SpaceFiveEngine()
