@@ -6,27 +6,37 @@ Carlo Tree Search", IEEE Transactions on Computational Intelligence and AI in Ga
 
 1. *determinizes* once: ``engine.sample_state`` draws a full game state consistent with
    every observation this seat received in the game (other hands, deck order, future
-   dice at random);
+   dice at random; the engines rebuild the table once per decision and redraw only the
+   hidden parts on later calls);
 2. *selects* down the tree with UCB1 over the children whose action is legal in this
    determinization, using the availability count (how often the child was legal when its
    parent was visited) in place of the parent's visits, as the paper prescribes;
-3. *expands* one untried legal action, then *plays out* to the end of the game (uniformly
-   random actions, or the engine's greedy bot with ``--playout greedy``);
-4. *backs up* the rank-based utility of the end (:func:`engines.base.utility`, 0 to 1 for
-   every seat count, solo included): each node adds the utility of the seat that chose its
-   action, so every seat is assumed to play for itself (max^n).
+3. *expands* one untried legal action (at random), then *plays out*: uniformly random
+   actions (``--playout random``, the default) or the engine's greedy bot for every seat
+   (``--playout greedy``), to the end of the game or for at most ``--depth`` actions;
+4. *backs up* the rank-based utility (:func:`engines.base.utility`, 0 to 1 for every seat
+   count, solo included) of the state reached, scored as it stands when the play-out was
+   cut: each node adds the utility of the seat that chose its action, so every seat is
+   assumed to play for itself (max^n).
 
 Children are keyed by :func:`engines.base.action_key`, so the same action in different
 determinizations meets the same statistics. The move played is the root child with the
-most visits (ties: the higher mean, then the earlier legal index).
+most visits (ties: the higher mean, then the earlier legal index). With ``--playout
+greedy`` the greedy bot's own choice is expanded first at the root and wins ties of
+visits, so with very few iterations the bot plays like the greedy bot and departs from it
+only when search finds a better-visited action (a rollout algorithm over the greedy
+policy).
 
 Time: each decision spends ``--time-share`` (default 0.5) of the ``time_ms`` the referee
-grants and never draws on the bank; a decision with one legal action answers at once.
-``--iterations N`` replaces the clock by a fixed budget of N iterations: then every choice
-depends only on the observations and the ``start`` seed, so games replay exactly.
+grants and never draws on the bank (an iteration that started in time may end after it);
+a decision with one legal action answers at once. ``--iterations N`` replaces the clock by
+a fixed budget of N iterations: then every choice depends only on the observations and the
+``start`` seed, so games replay exactly. After each game one line on stderr gives the
+searched decisions, iterations and milliseconds per search.
 
-Run it as ``python -m bots.ismcts [--iterations N] [--exploration C] [--playout P]``. It
-knows no game: everything comes from the engine named in ``hello`` and its contract.
+Run it as ``python -m bots.ismcts [--iterations N] [--exploration C] [--playout P]
+[--depth D] [--time-share F]``. It knows no game: everything comes from the engine named
+in ``hello`` and its contract (and, for greedy play-outs, ``bots.<engine>_greedy``).
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ import argparse
 import importlib
 import math
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -44,6 +55,7 @@ from arena.sdk import GameInfo, run
 from engines.base import Action, ActionKey, Engine, State, action_key, utility
 
 Playout = Callable[[State, random.Random, int], None]
+Choose = Callable[[dict[str, Any], list[Action], GameInfo], "int | Action"]
 
 
 class Node:
@@ -67,10 +79,17 @@ def random_playout(state: State, rng: random.Random, steps: int) -> None:
         steps -= 1
 
 
-def greedy_playout(engine: Engine, options: dict[str, Any], players: int) -> Playout:
-    """Play-outs by the engine's greedy bot (``bots.<engine>_greedy``) for every seat."""
+def load_greedy(engine: Engine) -> Choose:
+    """The ``choose`` function of the engine's greedy bot, ``bots.<engine>_greedy``."""
     module = importlib.import_module(f"bots.{engine.name.replace('-', '_')}_greedy")
-    choose = module.choose
+    choose: Choose = module.choose
+    return choose
+
+
+def greedy_playout(
+    choose: Choose, engine: Engine, options: dict[str, Any], players: int
+) -> Playout:
+    """Play-outs where every seat plays ``choose`` (the engine's greedy bot)."""
 
     def playout(state: State, rng: random.Random, steps: int) -> None:
         info = GameInfo(engine.name, options, "playout", 0, players, 0, rng)
@@ -94,12 +113,15 @@ class Search:
         exploration: float,
         playout: Playout,
         depth: int,
+        first: int | None = None,
     ) -> None:
         self.engine = engine
         self.game = game
         self.exploration = exploration
         self.playout = playout
         self.depth = depth
+        self.first: ActionKey | None = None  # the root action tried first, kept on ties
+        self.first_index = first
         self.iterations = 0
 
     def choose(
@@ -113,6 +135,8 @@ class Search:
         game = self.game
         rng = game.rng
         root = Node(game.seat)
+        if self.first_index is not None:
+            self.first = action_key(legal[self.first_index])
         done = 0
         while done < iterations if iterations is not None else time.monotonic() < deadline:
             state = self.engine.sample_state(
@@ -121,11 +145,12 @@ class Search:
             self.iterate(root, state, rng)
             done += 1
         self.iterations = done
-        best_index, best = 0, (-1, -1.0)
+        best_index, best = 0, (-1, False, -1.0)
         for index, action in enumerate(legal):
-            child = root.children.get(action_key(action))
+            key = action_key(action)
+            child = root.children.get(key)
             if child is not None and child.visits:
-                value = (child.visits, child.total / child.visits)
+                value = (child.visits, key == self.first, child.total / child.visits)
                 if value > best:
                     best_index, best = index, value
         return best_index
@@ -139,6 +164,8 @@ class Search:
             untried = [i for i, key in enumerate(keys) if key not in node.children]
             if untried:
                 index = untried[rng.randrange(len(untried))]
+                if node is root and self.first in keys and self.first not in node.children:
+                    index = keys.index(self.first)
                 child = node.children[keys[index]] = Node(seat)
                 for key in keys:
                     if key in node.children:
@@ -190,17 +217,39 @@ def make_choose(
         if len(legal) == 1:
             return 0
         engine = engines.get(game.engine)
+        first = None
+        playout: Playout = random_playout
         if playout_name == "greedy":
-            playout = greedy_playout(engine, game.options, game.players)
-        else:
-            playout = random_playout
-        search = Search(engine, game, exploration, playout, depth)
+            greedy = load_greedy(engine)
+            playout = greedy_playout(greedy, engine, game.options, game.players)
+            choice = greedy(observation, legal, game)
+            first = choice if isinstance(choice, int) else legal.index(choice)
+        search = Search(engine, game, exploration, playout, depth, first)
         deadline = started + time_share * game.time_ms / 1000
         index = search.choose(observations, legal, iterations, deadline)
-        game.memory["iterations"] = search.iterations
+        spent = time.monotonic() - started
+        game.memory.setdefault("searches", []).append((search.iterations, spent))
         return index
 
     return choose
+
+
+def report(result: dict[str, Any], observation: dict[str, Any], game: GameInfo) -> None:
+    """One stderr line per game (kept in the league's ``logs/<bot>.log``): the searched
+    decisions, the iterations and the think time per searched decision."""
+    searches: list[tuple[int, float]] = game.memory.get("searches", [])
+    if not searches:
+        return
+    iterations = [n for n, _ in searches]
+    seconds = sum(t for _, t in searches)
+    print(
+        f"ismcts {game.game} seat {game.seat}: {len(searches)} searches, "
+        f"{sum(iterations) / len(searches):.1f} iterations/search "
+        f"(min {min(iterations)}, max {max(iterations)}), "
+        f"{seconds / len(searches) * 1000:.1f} ms/search",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -229,11 +278,12 @@ def main(argv: list[str] | None = None) -> None:
         default=0.5,
         help="share of time_ms spent per decision when no --iterations (default 0.5)",
     )
+    parser.add_argument("--name", default="ismcts", help="the name sent in ready")
     args = parser.parse_args(argv)
     choose = make_choose(
         args.iterations, args.exploration, args.playout, args.depth, args.time_share
     )
-    run(choose, name="ismcts", version="1")
+    run(choose, name=args.name, version="1", on_end=report)
 
 
 if __name__ == "__main__":
