@@ -22,10 +22,10 @@ Carlo Tree Search", IEEE Transactions on Computational Intelligence and AI in Ga
 Children are keyed by :func:`engines.base.action_key`, so the same action in different
 determinizations meets the same statistics. The move played is the root child with the
 most visits (ties: the higher mean, then the earlier legal index). With ``--playout
-greedy`` the greedy bot's own choice is expanded first at the root and wins ties of
-visits, so with very few iterations the bot plays like the greedy bot and departs from it
-only when search finds a better-visited action (a rollout algorithm over the greedy
-policy).
+greedy`` the greedy bot's own choice is expanded first at the root, wins ties of visits
+and is played when the clock left no iteration at all, so with very few iterations the bot
+plays like the greedy bot and departs from it only when search finds a better-visited
+action (a rollout algorithm over the greedy policy).
 
 Time: each decision spends ``--time-share`` (default 0.5) of the ``time_ms`` the referee
 grants and never draws on the bank (an iteration that started in time may end after it);
@@ -145,7 +145,8 @@ class Search:
             self.iterate(root, state, rng)
             done += 1
         self.iterations = done
-        best_index, best = 0, (-1, False, -1.0)
+        best_index = self.first_index or 0  # no iteration done: the guide's pick, or the first
+        best = (0, False, -1.0)
         for index, action in enumerate(legal):
             key = action_key(action)
             child = root.children.get(key)
