@@ -21,11 +21,12 @@ Carlo Tree Search", IEEE Transactions on Computational Intelligence and AI in Ga
 
 Children are keyed by :func:`engines.base.action_key`, so the same action in different
 determinizations meets the same statistics. The move played is the root child with the
-most visits (ties: the higher mean, then the earlier legal index). With ``--playout
-greedy`` the greedy bot's own choice is expanded first at the root, wins ties of visits
-and is played when the clock left no iteration at all, so with very few iterations the bot
-plays like the greedy bot and departs from it only when search finds a better-visited
-action (a rollout algorithm over the greedy policy).
+most visits (ties: the higher mean, then the earlier legal index). With ``--guide
+greedy`` the engine's greedy bot's own choice is expanded first at the root, wins ties of
+visits and is played when the clock left no iteration at all, so with very few iterations
+the bot plays like the greedy bot and departs from it only when search finds a
+better-visited action (with ``--playout greedy`` too: a rollout algorithm over the greedy
+policy).
 
 Time: each decision spends ``--time-share`` (default 0.5) of the ``time_ms`` the referee
 grants and never draws on the bank (an iteration that started in time may end after it);
@@ -35,8 +36,9 @@ a fixed budget of N iterations: then every choice depends only on the observatio
 searched decisions, iterations and milliseconds per search.
 
 Run it as ``python -m bots.ismcts [--iterations N] [--exploration C] [--playout P]
-[--depth D] [--time-share F]``. It knows no game: everything comes from the engine named
-in ``hello`` and its contract (and, for greedy play-outs, ``bots.<engine>_greedy``).
+[--depth D] [--guide G] [--time-share F] [--name NAME]``. It knows no game: everything
+comes from the engine named in ``hello`` and its contract (and, for the greedy play-outs
+and guide, the bot ``bots.<engine>_greedy``, found by that naming rule).
 """
 
 from __future__ import annotations
@@ -207,7 +209,12 @@ class Search:
 
 
 def make_choose(
-    iterations: int | None, exploration: float, playout_name: str, depth: int, time_share: float
+    iterations: int | None,
+    exploration: float,
+    playout_name: str,
+    depth: int,
+    time_share: float,
+    guide: str = "none",
 ) -> Callable[[dict[str, Any], list[Action], GameInfo], int]:
     """The SDK's ``choose`` function for these settings."""
 
@@ -221,9 +228,9 @@ def make_choose(
         first = None
         playout: Playout = random_playout
         if playout_name == "greedy":
-            greedy = load_greedy(engine)
-            playout = greedy_playout(greedy, engine, game.options, game.players)
-            choice = greedy(observation, legal, game)
+            playout = greedy_playout(load_greedy(engine), engine, game.options, game.players)
+        if guide == "greedy":
+            choice = load_greedy(engine)(observation, legal, game)
             first = choice if isinstance(choice, int) else legal.index(choice)
         search = Search(engine, game, exploration, playout, depth, first)
         deadline = started + time_share * game.time_ms / 1000
@@ -267,6 +274,12 @@ def main(argv: list[str] | None = None) -> None:
         "--playout", choices=("random", "greedy"), default="random", help="play-out policy"
     )
     parser.add_argument(
+        "--guide",
+        choices=("none", "greedy"),
+        default="none",
+        help="greedy: the greedy bot's choice is tried first at the root and kept on ties",
+    )
+    parser.add_argument(
         "--depth",
         type=int,
         default=-1,
@@ -282,7 +295,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--name", default="ismcts", help="the name sent in ready")
     args = parser.parse_args(argv)
     choose = make_choose(
-        args.iterations, args.exploration, args.playout, args.depth, args.time_share
+        args.iterations, args.exploration, args.playout, args.depth, args.time_share, args.guide
     )
     run(choose, name=args.name, version="1", on_end=report)
 
