@@ -3,7 +3,6 @@ fixed iteration budget, and its search parts on their own."""
 
 from __future__ import annotations
 
-import json
 import random
 import uuid
 from pathlib import Path
@@ -15,6 +14,7 @@ from click.testing import CliRunner
 import engines
 from arena.cli import main
 from arena.league.runner import run_league
+from arena.league.store import read_games
 from arena.sdk import GameInfo
 from bots.ismcts import Search, random_playout
 from engines.base import Result, action_key, utility
@@ -47,12 +47,9 @@ def test_fixed_iterations_replay_the_same_games(tmp_path: Path, in_repo: Path) -
     first = trio.run(lambda: run_league(league, tmp_path / "one", jobs=1))
     second = trio.run(lambda: run_league(league, tmp_path / "two", jobs=2))
     assert first.played == second.played == 2
-    one, two = (
-        [json.loads(line) for line in (tmp_path / name / "games.jsonl").read_text().splitlines()]
-        for name in ("one", "two")
-    )
+    one, two = read_games(tmp_path / "one"), read_games(tmp_path / "two")
     assert comparable(one) == comparable(two)
-    assert all(not any(record["verdicts"]) for record in one)
+    assert all(not seat.verdicts for record in one for seat in record.seats)
     assert processes_with(marker) == []
 
 
