@@ -47,6 +47,7 @@ def test_a_bot_importing_the_sdk_loads_no_referee() -> None:
 def test_engine_contract_exports() -> None:
     assert sorted(engines.base.__all__) == [
         "Action",
+        "ActionKey",
         "Engine",
         "EngineError",
         "GameState",
@@ -55,10 +56,12 @@ def test_engine_contract_exports() -> None:
         "OptionSpec",
         "Result",
         "State",
+        "action_key",
         "derive_rng",
         "play_random",
         "ranks_from_scores",
         "resolve_options",
+        "utility",
     ]
     assert engines.names() == [
         "cat-yard",
