@@ -22,14 +22,8 @@ from math import comb
 from typing import Any
 
 from arena.config import LeagueConfig
-from arena.game.spec import GameSpec
+from arena.game.spec import GameSpec, block_games, block_seed
 from arena.record import GameRecord
-from engines.base import derive_rng
-
-
-def block_seed(league_seed: int, players: int, block: int) -> int:
-    """The game seed of ``block`` for tables of ``players`` seats."""
-    return derive_rng(league_seed, "block", players, block).getrandbits(48)
 
 
 def tables(config: LeagueConfig) -> list[tuple[str, ...]]:
@@ -89,27 +83,6 @@ def game_count(config: LeagueConfig) -> int:
         count = comb(field - 1, size - 1) if config.mode == "gauntlet" else comb(field, size)
         per_round += count * size
     return per_round * config.rounds
-
-
-def rotations(table: Sequence[str]) -> list[tuple[str, ...]]:
-    """The k seatings of a block: each bot in each seat once."""
-    k = len(table)
-    return [tuple(table[(i + r) % k] for i in range(k)) for r in range(k)]
-
-
-def block_games(table_index: int, table: tuple[str, ...], block: int, seed: int) -> list[GameSpec]:
-    """The games of one rotation block."""
-    return [
-        GameSpec(
-            id=f"t{table_index}-b{block}-r{rotation}",
-            table=table_index,
-            block=block,
-            rotation=rotation,
-            seed=seed,
-            seating=seating,
-        )
-        for rotation, seating in enumerate(rotations(table))
-    ]
 
 
 def iter_blocks(
