@@ -1,8 +1,8 @@
 """The example lines of ``docs/protocol.md``, made from a real Space Five game.
 
 ``tests/test_docs.py`` checks that each one appears verbatim in the document, so the
-examples cannot drift from the code. After a change of the engine or the protocol, print
-the new lines with ``python -m tests.protocol_examples`` and paste them into the document.
+examples cannot drift from the code. After a change of the engine or the protocol, put the
+new lines into the document with ``python -m tests.protocol_examples docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -50,6 +50,26 @@ def protocol_examples() -> dict[str, str]:
     return {kind: line.decode().rstrip("\n") for kind, line in lines.items()}
 
 
-if __name__ == "__main__":
+PREFIXES = {
+    "action_index": '{"type":"action","index"',
+    "action_object": '{"type":"action","action"',
+}
+
+
+def rewrite(document: str) -> str:
+    """``document`` with each example line replaced by the one made now."""
+    lines = document.split("\n")
     for kind, line in protocol_examples().items():
-        print(f"{kind}:\n{line}\n")
+        prefix = PREFIXES.get(kind, f'{{"type":"{kind}"')
+        places = [i for i, old in enumerate(lines) if old.startswith(prefix)]
+        assert len(places) == 1, f"{kind}: {len(places)} example lines"
+        lines[places[0]] = line
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import sys
+    from pathlib import Path
+
+    target = Path(sys.argv[1])
+    target.write_text(rewrite(target.read_text()))
