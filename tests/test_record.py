@@ -129,8 +129,9 @@ def test_reader_numbers_bad_lines_and_keeps_the_rest(tmp_path: Path, toy_engine:
     assert [n for n, _ in entries] == [1, 2, 3, 4]  # the cut-off last line is not a line yet
     assert [isinstance(e, RecordError) for _, e in entries] == [False, True, False, True]
     warnings: list[str] = []
-    assert len(read_games(tmp_path, warnings.append)) == 2
-    assert len(warnings) == 2 and "line 2 skipped" in warnings[0] and "line 4" in warnings[1]
+    assert len(read_games(tmp_path, warnings.append)) == 1  # line 3 repeats line 1's game
+    assert len(warnings) == 3 and "line 2 skipped" in warnings[0] and "line 4" in warnings[2]
+    assert "line 3 skipped: a second copy of game" in warnings[1]
 
 
 def league_text(marker: str) -> str:
@@ -167,11 +168,12 @@ def test_standings_read_disqualification_from_the_record_not_from_notes(
     said: list[str] = []
     again = trio.run(lambda: run_league(league, out, jobs=2, say=said.append))
     assert again.played == 0 and again.skipped == again.scheduled
-    assert any("line 7 skipped" in line for line in said), said
+    assert any("line 7: not a game record" in line for line in said), said
 
     result = CliRunner().invoke(main, ["standings", str(out)])
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
-    assert "line 7 skipped: not a game record" in result.output
+    assert "skipped" not in result.output  # the run moved the line to games.damaged.jsonl
+    assert (out / "games.damaged.jsonl").read_bytes() == b"[1,2,3]\n"
     assert "DISQUALIFIED (failed to start): dead." in result.output
     assert "noisy" not in result.output.split("DISQUALIFIED")[1].splitlines()[0]
