@@ -183,9 +183,21 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
     "--bot",
     "bots",
     multiple=True,
-    required=True,
     metavar="CMD",
     help="One per seat, a command line split as a shell would.",
+)
+@click.option(
+    "--human",
+    metavar="NAME",
+    default=None,
+    help="Seat yourself (as NAME) at this terminal; no clock applies to you.",
+)
+@click.option(
+    "--human-seat",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Which seat the --human player takes; the bots fill the others in order.",
 )
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option(
@@ -201,6 +213,8 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
 def play(
     engine: str,
     bots: tuple[str, ...],
+    human: str | None,
+    human_seat: int,
     seed: int,
     options: tuple[str, ...],
     show: bool,
@@ -209,10 +223,14 @@ def play(
 ) -> None:
     """Play one game of ENGINE between bot commands and print the result.
 
+    With --human NAME you take a seat yourself: before each of your decisions you see what
+    happened, the table as your seat sees it and your choices, numbered.
+
     \b
     Example:
       arena play space-five --bot 'python -m bots.random' \\
           --bot 'python -m bots.space_five_greedy' --seed 7 --show
+      arena play cat-yard --human Ann --bot 'python -m bots.random'
     """
     import trio
 
@@ -225,19 +243,33 @@ def play(
         game_engine = registry.get(engine)
     except registry.UnknownEngine as exc:
         raise ConfigError(str(exc)) from None
-    if not game_engine.min_players <= len(bots) <= game_engine.max_players:
+    players = len(bots) + (human is not None)
+    if not game_engine.min_players <= players <= game_engine.max_players:
         raise ConfigError(
             f"{engine} takes {game_engine.min_players}..{game_engine.max_players} players; "
-            f"got {len(bots)} --bot"
+            f"got {len(bots)} --bot" + (" and --human" if human is not None else "")
         )
+    if human is not None and show:
+        raise ConfigError("--show draws every hand; it cannot be used with --human")
+    if human is not None and human_seat >= players:
+        raise ConfigError(f"--human-seat {human_seat}: seats are 0..{players - 1}")
     try:
         resolved = resolve_options(game_engine.option_specs(), _parse_options(options))
-        game_engine.new_game(len(bots), seed, resolved)
+        game_engine.new_game(players, seed, resolved)
     except (OptionError, ValueError) as exc:
         raise ConfigError(str(exc)) from None
+    positions = [i for i in range(players) if human is None or i != human_seat]
     specs = [
-        BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd)) for i, cmd in enumerate(bots)
+        BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd))
+        for i, cmd in zip(positions, bots, strict=True)
     ]
+    person = None
+    if human is not None:
+        from arena.show.human import HumanSeat, TerminalConsole
+
+        names = [cmd.split()[-1] for cmd in bots]
+        names.insert(human_seat, human)
+        person = (human_seat, HumanSeat(human, engine, TerminalConsole(), names))
     on_step = None
     if show:
         shown = game_engine.new_game(len(bots), seed, resolved)
@@ -259,9 +291,15 @@ def play(
             Limits(move_ms=move_ms, bank_ms=bank_ms),
             Policy(),
             on_step,
+            person,
         )
     )
-    _print_game(record, [shlex.join(spec.cmd) for spec in specs])
+    commands = [shlex.join(spec.cmd) for spec in specs]
+    if human is not None:
+        commands.insert(human_seat, f"(you, {human})")
+    _print_game(record, commands)
+    if human is not None and record["forfeit"][human_seat]:
+        click.echo(registry.guide(engine).end_line(record["detail"]))
 
 
 def _print_game(record: Mapping[str, Any], commands: list[str]) -> None:

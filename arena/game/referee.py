@@ -3,7 +3,8 @@
 The referee keeps each seat's clock (per-decision limit plus an overage bank), turns every
 fault into a verdict and applies the league's policy: ``random`` plays a seeded random legal
 action for that decision (the bot is told with ``substituted``); ``forfeit`` hands the seat
-to the seeded random policy for the rest of the game and ranks it last. It records moves as
+to the seeded random policy for the rest of the game and ranks it last (a resignation is
+always a forfeit). It records moves as
 indices into the legal lists, so a stored game replays from its seed alone.
 """
 
@@ -15,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.config import Limits, Policy
-from arena.errors import BotFault
-from arena.game.seats import Seat
+from arena.errors import BotFault, Resigned
+from arena.game.seats import Seat, Watcher
 from arena.game.spec import GameSpec, bot_seed
 from engines.base import Engine, derive_rng
 
@@ -88,6 +89,8 @@ async def play_game(
 
     for position, (player, clock) in enumerate(zip(seats, clocks, strict=True)):
         clock.bank_ms = max(0.0, clock.bank_ms - max(0.0, player.startup_charge_ms()))
+        if isinstance(player, Watcher):
+            player.watch(spec.id, state)
         try:
             await player.start(spec.id, position, players, bot_seed(spec.seed, position))
         except BotFault as fault:
@@ -114,7 +117,7 @@ async def play_game(
                 clock.fault(fault, step)
                 if fault.verdict == "timeout":
                     clock.bank_ms = 0.0  # the decision used its own time and the whole bank
-                if policy.for_verdict(fault.verdict) == "forfeit":
+                if isinstance(fault, Resigned) or policy.for_verdict(fault.verdict) == "forfeit":
                     clock.forfeit = True
                 else:
                     index = fallback[seat].randrange(len(legal))

@@ -13,7 +13,7 @@ import engines
 from arena.config import BotSpec, Limits, Policy
 from arena.game.botproc import BotPool, StderrLog
 from arena.game.referee import Record, StepHook, play_game
-from arena.game.seats import hello_line, take_seats
+from arena.game.seats import Seat, hello_line, take_seats
 from arena.game.spec import GameSpec
 from arena.game.watchdog import Watchdog
 
@@ -26,9 +26,17 @@ async def play_match(
     limits: Limits,
     policy: Policy,
     on_step: StepHook | None = None,
+    person: tuple[int, Seat] | None = None,
 ) -> Record:
-    """Start one process per seat, play one game, end every process; return the record."""
+    """Start one process per seat, play one game, end every process; return the record.
+
+    ``person`` seats someone who is not a process (the human seat) at that position; the
+    bots fill the other seats in order.
+    """
     engine = engines.get(engine_name)
+    names = [bot.name for bot in bots]
+    if person is not None:
+        names.insert(person[0], person[1].name)
     hello = hello_line(engine, options, limits)
     spec = GameSpec(
         id=f"play-{seed}",
@@ -36,7 +44,7 @@ async def play_match(
         block=0,
         rotation=0,
         seed=seed,
-        seating=tuple(bot.name for bot in bots),
+        seating=tuple(names),
     )
     with tempfile.TemporaryDirectory(prefix="arena-play-") as workroot, Watchdog() as guard:
         async with trio.open_nursery() as hosts:
@@ -46,6 +54,8 @@ async def play_match(
             ]
             try:
                 seats = await take_seats(pools)
+                if person is not None:
+                    seats.insert(*person)
                 return await play_game(engine, options, spec, seats, limits, policy, on_step)
             finally:
                 for pool in pools:
