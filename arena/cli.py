@@ -77,7 +77,15 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
     league = config_module.load(config)
     folder = Path(out) if out else Path("results") / league.name
     jobs = jobs or os.cpu_count() or 1
-    progress = Progress(league.name)
+    progress: Progress | None = Progress(league.name)
+    people = None
+    if league.people:
+        from arena.show.human import TerminalConsole, human_seats
+
+        # one terminal: the person's games one at a time, no progress line between prompts
+        jobs, progress = 1, None
+        people = human_seats(TerminalConsole())
+        click.echo(f"arena: {', '.join(league.people)} at this terminal: one game at a time")
     feed = None
     if league.mode == "sprt":
         from arena.league.runner import SprtFeed
@@ -92,10 +100,12 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
             progress=progress,
             feed=feed,
             transcripts=transcripts,
+            people=people,
         )
     )
     if outcome.interrupted:
-        progress.finish()
+        if progress is not None:
+            progress.finish()
         click.echo(
             f"arena: stopped; {outcome.played + outcome.skipped} of {outcome.scheduled} games "
             f"are stored in {folder}. Resume with: arena run {shlex.quote(config)}"

@@ -18,9 +18,10 @@ import trio
 
 import engines
 from arena.config import LeagueConfig
+from arena.errors import ConfigError
 from arena.game.botproc import BotPool, StderrLog
 from arena.game.referee import play_game
-from arena.game.seats import ProcessSeat, give_back, hello_line, take_seats
+from arena.game.seats import ProcessSeat, Seat, give_back, hello_line, take_seats
 from arena.game.spec import GameSpec
 from arena.game.watchdog import Watchdog
 from arena.league.schedule import iter_blocks
@@ -67,6 +68,8 @@ class BlockFeed:
 
 
 ProgressHook = Callable[[int, int], None]
+PersonSeats = Callable[[str, str, GameSpec], Seat]
+"""``factory(name, engine, spec)``: the seat of a person (``cmd = "human"``) in one game."""
 
 
 async def run_league(
@@ -78,8 +81,19 @@ async def run_league(
     progress: ProgressHook | None = None,
     feed: BlockFeed | None = None,
     transcripts: bool = False,
+    people: PersonSeats | None = None,
 ) -> LeagueOutcome:
-    """Play every missing game of ``config`` into ``folder``; see the module docstring."""
+    """Play every missing game of ``config`` into ``folder``; see the module docstring.
+
+    A league with a person in it (``cmd = "human"``) needs ``people``, the factory of their
+    seats (the terminal lives in a higher layer); give it ``jobs = 1`` so that one person
+    never has two games in front of them at once.
+    """
+    if config.people and people is None:
+        raise ConfigError(
+            f"{config.source}: {', '.join(config.people)} (cmd = \"human\") can only play "
+            "in a league run from a terminal with arena run"
+        )
     store = ResultsDir(folder)
     done = store.open(config.to_toml(), fresh=fresh)
     try:
@@ -90,6 +104,7 @@ async def run_league(
             {record["id"]: record for record in read_games(folder) if record["id"] in done},
             progress,
             transcripts,
+            people,
         )
         with (
             tempfile.TemporaryDirectory(prefix="arena-bots-") as workroot,
@@ -113,6 +128,7 @@ class _LeagueRun:
         stored: dict[str, Record],
         progress: ProgressHook | None,
         transcripts: bool,
+        people: PersonSeats | None = None,
     ) -> None:
         self.config = config
         self.engine = engines.get(config.engine)
@@ -121,6 +137,7 @@ class _LeagueRun:
         self.stored = stored
         self.progress = progress
         self.transcripts = transcripts
+        self.people = people
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
         self.partial_blocks: dict[tuple[int, int], dict[str, Record]] = {}
         self.pools: dict[str, BotPool] = {}
@@ -131,6 +148,8 @@ class _LeagueRun:
         hello = hello_line(self.engine, self.config.options, self.config.limits)
         async with trio.open_nursery() as hosts:
             for bot in self.config.bots:
+                if bot.is_human:
+                    continue
                 log = StderrLog(self.store.log_path(bot.name), bot.limits.stderr_bytes)
                 self.pools[bot.name] = BotPool(bot, hello, workroot, log, hosts, guard)
             try:
@@ -163,8 +182,8 @@ class _LeagueRun:
 
     async def _play_one(self, spec: GameSpec, slots: trio.Semaphore) -> None:
         try:
-            pools = [self.pools[name] for name in spec.seating]
-            seats = await take_seats(pools, record=self.transcripts)
+            pools = [self.pools.get(name) for name in spec.seating]
+            seats = await self._take_seats(spec, pools)
             finished = False
             try:
                 record = await play_game(
@@ -192,6 +211,20 @@ class _LeagueRun:
             self._collect(spec, record)
         finally:
             slots.release()
+
+    async def _take_seats(self, spec: GameSpec, pools: list[BotPool | None]) -> list[Seat]:
+        """A process seat per bot and a person's seat per ``cmd = "human"``, in seat order."""
+        processes = iter(
+            await take_seats([pool for pool in pools if pool], record=self.transcripts)
+        )
+        seats: list[Seat] = []
+        for name, pool in zip(spec.seating, pools, strict=True):
+            if pool is None:
+                assert self.people is not None, "checked in run_league"
+                seats.append(self.people(name, self.config.engine, spec))
+            else:
+                seats.append(next(processes))
+        return seats
 
     def _collect(self, spec: GameSpec, record: Record) -> None:
         """Hand each complete block to the feed."""
