@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 import sys
 import tomllib
@@ -179,3 +180,21 @@ def test_many_choices_are_laid_out_in_columns_within_100_characters() -> None:
     lines = numbered([f"places C{i % 5 + 1} at ({i}, -{i})" for i in range(60)])
     assert len(lines) < 60 and max(len(line) for line in lines) <= 100
     assert "60. places C5 at (59, -59)" in "\n".join(lines)
+
+
+@pytest.mark.parametrize("engine", engines.names())
+def test_every_render_for_a_seat_fits_100_columns(engine: str) -> None:
+    game = engines.get(engine)
+    for players in range(game.min_players, game.max_players + 1):
+        state = game.new_game(players, players, {})
+        rng = random.Random(players)
+        while (seat := state.to_move()) is not None:
+            for line in state.render(seat).splitlines():
+                assert len(line) <= 100, f"{players} players, step {state_steps(state)}: {line}"
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        assert all(len(line) <= 100 for line in state.render(0).splitlines())
+
+
+def state_steps(state: Any) -> int:
+    return int(getattr(state, "step", -1))

@@ -490,9 +490,11 @@ class GoodBoyState(GameState):
             side = "" if self.hard else (" [cat]" if self.cat_side[p] else " [dog]")
             mark = ">" if p == self.current and self.phase is not Phase.OVER else " "
             dogs = ", ".join(DOGS[d].breed for d in self.claimed[p]) or "-"
-            lines.append(
+            lines += textwrap.wrap(
                 f"{mark} {who(p)}{side}: {self.score(p)} pts; hand {_counts(self.hands[p])};"
-                f" dogs {dogs}"
+                f" dogs {dogs}",
+                100,
+                subsequent_indent="      ",
             )
         deck = f"deck {len(self.deck)} cards, face down"
         if seat is None:
@@ -508,10 +510,7 @@ class GoodBoyState(GameState):
                 Phase.ASSIGN: "put tokens from the hand into corners",
                 Phase.CLAIM: "claim a dog",
             }[self.phase]
-            lines.append(
-                f"{who(self.current)} to move: {doing} (rolls this turn {self.rolls}, "
-                f"last roll {roll})"
-            )
+            lines.append(f"{who(self.current)} to move: {doing} (roll {self.rolls}: {roll})")
         return "\n".join(lines)
 
 

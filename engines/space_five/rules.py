@@ -16,6 +16,7 @@ Chance (all from ``State.rng``, a ``random.Random(seed)``), in this order:
 from __future__ import annotations
 
 import random
+import textwrap
 from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -721,7 +722,8 @@ class SpaceFiveState(GameState):
             lines.append(f"{who(s)}: {shown}; stack {len(self.stacks[s])} card(s), face down")
         lines.append(f"box (out of the game): {len(self.box)} card(s), face down")
         if self.solo:
-            lines.append(f"discard pile: {' '.join(NAMES[c] for c in self.discard) or '-'}")
+            pile = " ".join(NAMES[c] for c in self.discard) or "-"
+            lines += textwrap.wrap(f"discard pile (face up): {pile}", 100)
         if self.outcome is not None:
             view = self._result_view()
             left = ", ".join(f"seat {s} {n}" for s, n in enumerate(view["remaining"]))
