@@ -390,32 +390,49 @@ def _pl_stages(contests: Mapping[int, _Contests], n: int) -> tuple[IntArray, Flo
     tie is half a win each way, as in the Bradley–Terry model).
     """
     width = max((k for k in contests if k >= 2), default=2)
-    members: list[list[int]] = []
-    weights: list[float] = []
-    units: list[int] = []
+    members: list[IntArray] = []
+    weights: list[FloatArray] = []
+    units: list[IntArray] = []
     for k, group in contests.items():
         if k < 2:
             continue
-        for bots, ranks, unit in zip(group.bots, group.ranks, group.units, strict=True):
-            tiers: dict[int, list[int]] = defaultdict(list)
-            for b, r in zip(bots, ranks, strict=True):
-                tiers[r].append(b)
-            orders = [
-                list(itertools.chain.from_iterable(parts))
-                for parts in itertools.product(
-                    *(itertools.permutations(tiers[r]) for r in sorted(tiers))
-                )
-            ]
-            for finish in orders:
-                for s in range(k - 1):
-                    members.append(finish[s:] + [n] * (width - k + s))
-                    weights.append(1.0 / len(orders))
-                    units.append(unit)
-    return (
-        np.array(members, dtype=np.int64).reshape(-1, width),
-        np.array(weights),
-        np.array(units, dtype=np.int64),
-    )
+        bots = np.array(group.bots, dtype=np.int64).reshape(-1, k)
+        ranks = np.array(group.ranks, dtype=np.int64).reshape(-1, k)
+        unit = np.array(group.units, dtype=np.int64)
+        by_place = np.argsort(ranks, axis=1, kind="stable")
+        tied = (np.diff(np.take_along_axis(ranks, by_place, axis=1), axis=1) == 0).any(axis=1)
+        # untied orders, all at once: stage s is the finish from place s on
+        finish = np.take_along_axis(bots[~tied], by_place[~tied], axis=1)
+        for s in range(k - 1):
+            pad = np.full((len(finish), width - k + s), n, dtype=np.int64)
+            members.append(np.concatenate([finish[:, s:], pad], axis=1))
+            weights.append(np.ones(len(finish)))
+            units.append(unit[~tied])
+        for row in np.flatnonzero(tied):
+            m, w = _tied_stages(bots[row].tolist(), ranks[row].tolist(), n, width)
+            members.append(m)
+            weights.append(w)
+            units.append(np.full(len(w), unit[row], dtype=np.int64))
+    if not members:
+        return np.zeros((0, width), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64)
+    return np.concatenate(members), np.concatenate(weights), np.concatenate(units)
+
+
+def _tied_stages(
+    bots: list[int], ranks: list[int], n: int, width: int
+) -> tuple[IntArray, FloatArray]:
+    """The stages of one finishing order with ties: every order among tied bots, equally."""
+    tiers: dict[int, list[int]] = defaultdict(list)
+    for b, r in zip(bots, ranks, strict=True):
+        tiers[r].append(b)
+    orders = [
+        list(itertools.chain.from_iterable(parts))
+        for parts in itertools.product(*(itertools.permutations(tiers[r]) for r in sorted(tiers)))
+    ]
+    k = len(bots)
+    members = [finish[s:] + [n] * (width - k + s) for finish in orders for s in range(k - 1)]
+    weights = np.full(len(members), 1.0 / len(orders))
+    return np.array(members, dtype=np.int64).reshape(-1, width), weights
 
 
 def _fit_pl(
@@ -428,13 +445,39 @@ def _fit_pl(
 ) -> tuple[FloatArray, FloatArray]:
     members, weights, stage_unit = _pl_stages(contests, n)
     model = PlackettLuce(n, members)
-    theta = model.fit(model.type_weights(weights), prior)
+    full_sets = model.set_weights(weights)
+    theta = model.fit(full_sets, model.chosen_weights(weights), prior)
+    curvature = model.curvature(theta, full_sets, prior)
+    # a resample only reweighs units: sum each unit's stages once, per set and per chosen bot
+    by_set = _UnitSums(stage_unit, model.stage_set, weights, len(model.sets))
+    by_chosen = _UnitSums(stage_unit, model.chosen, weights, n + 1)
     samples = [
-        model.fit(model.type_weights(weights * row[stage_unit]), prior, start=theta)
+        model.fit(
+            by_set.resampled(row),
+            by_chosen.resampled(row)[:n],
+            prior,
+            start=theta,
+            curvature=curvature,
+        )
         for counts in resample_counts(np.random.default_rng(seed), units, resamples)
         for row in counts
     ]
     return theta, _stack(samples, n)
+
+
+class _UnitSums:
+    """Stage weights summed per (unit, key): a resample is a count-weighted sum over units."""
+
+    def __init__(self, unit: IntArray, key: IntArray, weights: FloatArray, size: int) -> None:
+        entries, inverse = np.unique(unit * size + key, return_inverse=True)
+        self.value = sum_by(inverse.reshape(-1), weights, len(entries))
+        self.unit = entries // size
+        self.key = entries % size
+        self.size = size
+
+    def resampled(self, counts: FloatArray) -> FloatArray:
+        """Per-key totals when unit ``u`` is drawn ``counts[u]`` times."""
+        return sum_by(self.key, counts[self.unit] * self.value, self.size)
 
 
 def _stack(samples: list[FloatArray], n: int) -> FloatArray:
