@@ -35,6 +35,11 @@ def plain(event: Any) -> str:
     return str(event).replace("_", " ")
 
 
+def their(name: str) -> str:
+    """The possessive for a seat as :data:`Who` names it: "your" for "you", else "their"."""
+    return "your" if name == "you" else "their"
+
+
 def seats_text(seats: list[int]) -> str:
     """``[0, 2]`` -> ``"seats 0 and 2"``."""
     if not seats:

@@ -72,7 +72,7 @@ def result_rows(text: str) -> dict[int, tuple[int, float]]:
 @pytest.mark.parametrize("engine", engines.names())
 def test_a_person_plays_a_whole_game_by_number(engine: str) -> None:
     child = spawn(["play", engine, "--human", "Ann", "--bot", "python -m bots.random"])
-    child.expect(r"Ann, you are seat 0 of 2 \(against seat 1 \(bots.random\)\)")
+    child.expect(r"Ann, you are seat 0 of 2, against seat 1 \(bots.random\)\.")
     child.expect(PROMPT)
     choices = int(child.match.group(1))
     for bad, told in (
@@ -93,7 +93,7 @@ def test_a_person_plays_a_whole_game_by_number(engine: str) -> None:
     assert decisions > 0
 
     # the bot's moves were told in words, between the person's decisions
-    assert re.search(r"Since your last decision:\r?\n(  .*\r?\n)*  seat 1 \(bots.random\) ", rest)
+    assert re.search(r"Since your last decision:\r?\n(  .*\r?\n)*  seat 1 \(bots.random\):? ", rest)
     assert re.search(r"\{['\"]|\[\{", rest) is None  # no raw JSON in what the person reads
 
     expected = play_local(
@@ -140,7 +140,7 @@ def test_a_league_seats_a_person_and_stores_their_games(tmp_path: Path) -> None:
     child.expect_exact("ann at this terminal: one game at a time")
     games = []
     for _ in range(2):
-        child.expect(r"game (t0-b0-r\d): ann, you are seat (\d) of 2 \(against seat \d \(randy\)\)")
+        child.expect(r"game (t0-b0-r\d) ===\r?\nann, you are seat (\d) of 2, against seat \d \(")
         games.append((child.match.group(1), int(child.match.group(2))))
         decisions, _ = play_until_over(child)
         assert decisions > 0

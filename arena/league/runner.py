@@ -91,7 +91,7 @@ async def run_league(
     """
     if config.people and people is None:
         raise ConfigError(
-            f"{config.source}: {', '.join(config.people)} (cmd = \"human\") can only play "
+            f'{config.source}: {", ".join(config.people)} (cmd = "human") can only play '
             "in a league run from a terminal with arena run"
         )
     store = ResultsDir(folder)

@@ -151,10 +151,9 @@ class HumanSeat:
     async def start(self, game: str, seat: int, players: int, seed: int) -> None:
         self._seat[game] = self._me = seat
         others = ", ".join(self.who(s) for s in range(players) if s != seat) or "nobody"
-        self._console.say(
-            f"=== {self._engine.title}, game {game}: {self.name}, you are seat {seat} of "
-            f"{players} (against {others}). Type ? for help, q to resign. ==="
-        )
+        self._console.say(f"=== {self._engine.title}, game {game} ===")
+        self._console.say(f"{self.name}, you are seat {seat} of {players}, against {others}.")
+        self._console.say("Type the number of a choice, ? for help, q to resign.")
 
     async def act(
         self,

@@ -45,7 +45,9 @@ def end_line(detail: Mapping[str, Any]) -> str:
 
 
 def _card(card: int) -> str:
-    return f"{BAIT[card].label()} card" if card in BAIT else f"card {card}"
+    if card not in BAIT:
+        return f"card {card}"
+    return "a DOG" if BAIT[card].dog else f"{card} {BAIT[card].label()}"
 
 
 def narrate(event: Any, who: Who) -> str:
@@ -56,9 +58,12 @@ def narrate(event: Any, who: Who) -> str:
         return plain(event)
     if kind in ("act", "auto"):
         seat, action = values
-        return f"{who(seat)} {_action(action)}"
+        forced = " (the only choice)" if kind == "auto" else ""
+        return f"{who(seat)}: {_action(action)}{forced}"
     if kind == "turn":
-        return f"--- {who(values[0])} begins a turn (round {values[1]}) ---"
+        name = who(values[0])
+        turn = "your turn" if name == "you" else f"turn of {name}"
+        return f"--- {turn} (round {values[1]}) ---"
     if kind == "reveal":
         return f"revealed: {_card(values[0])}"
     if kind == "draw":
@@ -67,10 +72,10 @@ def narrate(event: Any, who: Who) -> str:
         slot, cat = values
         return f"yard slot {slot} refilled with {CATS[cat].label()}" if cat else ""
     if kind == "bust":
-        return f"{who(values[0])} is chased off by the dog and loses the revealed cards"
+        return ""  # told by the accept_dog before it
     if kind == "feed":
-        _pos, field, card = values
-        return f"an unowned cushion gets {_card(card)} on field {field}"
+        pos, field, card = values
+        return f"unowned cushion {pos} gets {_card(card)} on field {field}"
     if kind == "reshuffle":
         return f"the bait discard pile is shuffled into a new deck of {values[0]} cards"
     if kind == "game_over":
@@ -85,8 +90,8 @@ def _action(action: Mapping[str, Any]) -> str:
         paid = f"paying fields {action['fields']}{wilds}"
         return f"lures the cat from yard slot {action['slot']} {paid}"
     if kind in ("place", "replace"):
-        verb = "places" if kind == "place" else "replaces field with"
-        return f"{verb} a {_card(action['card'])} on field {action['field']}"
+        instead = ", discarding the card there" if kind == "replace" else ""
+        return f"puts {_card(action['card'])} on field {action['field']}{instead}"
     words = {
         "gather": "gathers bait",
         "reveal": "reveals another card",

@@ -7,7 +7,7 @@ from typing import Any
 
 from engines.good_boy import data
 from engines.good_boy.rules import DOGS, KINDS
-from engines.guides import Guide, Who, plain, seats_text
+from engines.guides import Guide, Who, plain, seats_text, their
 
 HOW_TO_PLAY = """\
 Good Boy - win the yard dogs over with item tokens; most points (dog cards) wins.
@@ -66,7 +66,7 @@ def narrate(event: Any, who: Who) -> str:
     if kind == "roll":
         return f"{name} rolled {_faces(event.get('faces', []))}"
     if kind == "flip":
-        return f"{name} rolled a cat: their token flips to the cat side"
+        return f"{name} rolled a cat: {their(name)} token flips to the cat side"
     if kind == "bust":
         held = zip(KINDS, event.get("lost", []), strict=False)
         lost = ", ".join(f"{n} {k}" for k, n in held if n)
@@ -85,7 +85,7 @@ def narrate(event: Any, who: Who) -> str:
     if kind == "stop":
         return f"{name} stopped rolling"
     if kind == "assign":
-        return f"{name} put a {event['item']} in their corner on board {event['board']}"
+        return f"{name} put a {event['item']} in {their(name)} corner on board {event['board']}"
     if kind == "done":
         return f"{name} finished assigning"
     if kind == "claim":

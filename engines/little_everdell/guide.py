@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.guides import Guide, Who, plain
+from engines.guides import Guide, Who, plain, their
 from engines.little_everdell.rules import card_label
 
 HOW_TO_PLAY = """\
@@ -47,7 +47,7 @@ def narrate(event: Any, who: Who) -> str:
     name = who(event["seat"]) if "seat" in event else ""
     if kind == "place":
         space = event.get("space")
-        where = f"their {card_label(event['card'])}" if space == "card" else str(space)
+        where = f"{their(name)} {card_label(event['card'])}" if space == "card" else str(space)
         return f"{name} placed a friend on {where}"
     if kind == "buy":
         return f"{name} bought {card_label(str(event.get('card')))} from slot {event.get('slot')}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.guides import Guide, Who, plain, seats_text
+from engines.guides import Guide, Who, plain, seats_text, their
 
 HOW_TO_PLAY = """\
 Space Five - be the first to get rid of every card in your hand and your face-down stack.
@@ -70,14 +70,14 @@ def narrate(event: Any, who: Who) -> str:
         extra = f", earning {bonus} bonus discard(s)" if bonus else ""
         return f"{name} ended the play with {count} card(s){extra}"
     if kind == "exchange":
-        return f"{name} exchanged {values[0]} card(s) with their stack"
+        return f"{name} exchanged {values[0]} card(s) with {their(name)} stack"
     if kind == "bonus_discard":
         source = str(values[0]).replace("_", " ")
-        return f"{name} threw a card from their {source} out of the game (bonus)"
+        return f"{name} threw a card from {their(name)} {source} out of the game (bonus)"
     if kind == "bonus_stop":
         return f"{name} gave up {values[0]} bonus discard(s)"
     if kind == "draw":
-        return f"{name} drew {values[0]} card(s) from their stack"
+        return f"{name} drew {values[0]} card(s) from {their(name)} stack"
     if kind == "solo_discard":
         return f"{name} put {values[0]} on the discard pile"
     if kind == "draw_pile_short":

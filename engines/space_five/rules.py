@@ -710,7 +710,7 @@ class SpaceFiveState(GameState):
             doing = "game over"
         else:
             doing = f"{who(self.active)} to act: {self._doing()}"
-        lines = [f"Space Five - round {self.round + 1} of {self.rounds}, turn {self.turn}; {doing}"]
+        lines = [f"Space Five - round {self.round + 1} of {self.rounds}, turn {self.turn}", doing]
         lines.append("Layout (x to the right, y downward; * = placed this turn):")
         lines += render_layout(self.layout, set(self.placed))
         for s in range(self.players):
@@ -735,7 +735,8 @@ class SpaceFiveState(GameState):
         if self.phase is _PLACING:
             return f"placing cards ({len(self.placed)} placed)"
         if self.phase is _EXCHANGE_SELECT:
-            return f"picking cards to exchange ({len(self.picked)} picked)"
+            picked = " ".join(NAMES[c] for c in self.picked) or "none yet"  # at most 5
+            return f"picking cards to exchange (picked: {picked})"
         if self.phase is _BONUS:
             return f"bonus discards ({self.bonus_left} left)"
         if self.phase is _SOLO_DISCARD:
