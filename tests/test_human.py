@@ -19,12 +19,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 
 import engines
+from arena.config import Limits, Policy
 from arena.game.local import play_local
-from arena.game.spec import bot_seed
+from arena.game.referee import play_game
+from arena.game.seats import FunctionSeat, Seat
+from arena.game.spec import GameSpec, bot_seed
+from arena.record import GameRecord
 from arena.sdk import GameInfo
-from arena.show.human import choice_label, match_choice, numbered
+from arena.show.human import HumanSeat, choice_label, match_choice, numbered
 from bots import random as random_bot
 
 pexpect = pytest.importorskip("pexpect", reason="the pseudo-terminal tests need pexpect")
@@ -124,7 +129,7 @@ def test_resigning_forfeits_the_seat_and_the_bots_finish() -> None:
     child.close()
     assert child.exitstatus == 0
     table = child.before
-    assert re.search(r"\n\s+0\s+2\s+.*resign 1 \(forfeit\)\s+\(you, Bo\)", table), table
+    assert re.search(r"\n\s+0\s+2\s+.*resign 1 \(forfeit: resign\)\s+\(you, Bo\)", table), table
 
 
 def test_a_league_seats_a_person_and_stores_their_games(tmp_path: Path) -> None:
@@ -198,3 +203,48 @@ def test_every_render_for_a_seat_fits_100_columns(engine: str) -> None:
 
 def state_steps(state: Any) -> int:
     return int(getattr(state, "step", -1))
+
+
+class Scripted:
+    """A console whose person types the given lines, then closes the input."""
+
+    def __init__(self, answers: list[str]) -> None:
+        self.answers = answers
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    async def ask(self, prompt: str) -> str | None:
+        self.said.append(prompt)
+        return self.answers.pop(0) if self.answers else None
+
+
+def play_scripted(answers: list[str], policy: Policy) -> tuple[GameRecord, Scripted]:
+    console = Scripted(answers)
+    spec = GameSpec("g", 0, 0, 0, seed=5, seating=("ann", "randy"))
+    seats: list[Seat] = [
+        HumanSeat("ann", "good-boy", console, spec.seating),
+        FunctionSeat("randy", random_bot.choose, "good-boy"),
+    ]
+    game = engines.get("good-boy")
+    record = trio.run(
+        lambda: play_game(game, {}, spec, seats, Limits(move_ms=1, bank_ms=0), policy)
+    )
+    return record, console
+
+
+def test_a_resignation_is_a_forfeit_whatever_the_policy() -> None:
+    lenient = Policy(timeout="random", illegal="random", protocol="random", crash="random")
+    record, console = play_scripted(["1", "q", "y"], lenient)
+    ann = record.seats[0]
+    assert ann.forfeit == "resign" and ann.verdicts == {"resign": 1} and ann.rank == 2
+    assert ann.decisions == 1, "the first answer counted; the clock never ran out"
+    assert any("your corner" in text for text in console.said), "the render for seat 0"
+
+
+def test_the_end_of_input_resigns_and_the_person_sees_no_other_hand() -> None:
+    record, console = play_scripted([], Policy())
+    assert record.seats[0].forfeit == "resign"
+    assert "deck 25 cards, face down" in "\n".join(console.said)
+    assert "top first" not in "\n".join(console.said)

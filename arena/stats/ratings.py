@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from arena.errors import VERDICTS, ConfigError
+from arena.record import GameRecord
 from arena.stats.bootstrap import percentile_interval, resample_counts, superiority
 from arena.stats.mle import ELO_PER_NAT, FloatArray, IntArray, PlackettLuce, fit_bt, sum_by
 from arena.stats.sprt import Sprt
@@ -205,6 +206,8 @@ class _Parsed:
     seats: tuple[SeatStat, ...]
     units: int
     games: int
+    disqualified: list[str]
+    """Bots a league stopped starting (a seat forfeited as ``disqualified``)."""
 
 
 def _solo_ranks(entries: list[tuple[int, float, bool]], low: bool) -> list[int]:
@@ -213,7 +216,7 @@ def _solo_ranks(entries: list[tuple[int, float, bool]], low: bool) -> list[int]:
     return [1 + sum(other > v for other in values) for v in values]
 
 
-def _parse(records: Iterable[Mapping[str, Any]]) -> _Parsed:
+def _parse(records: Iterable[GameRecord]) -> _Parsed:
     index: dict[str, int] = {}
     verdict_counts: list[dict[str, int]] = []
     seat_bot: list[int] = []
@@ -222,6 +225,7 @@ def _parse(records: Iterable[Mapping[str, Any]]) -> _Parsed:
     by_table: dict[tuple[str, int], list[tuple[list[float], list[int]]]] = defaultdict(list)
     units: dict[Hashable, int] = {}
     solo: dict[Hashable, tuple[int, bool, list[tuple[int, float, bool]]]] = {}
+    disqualified: set[str] = set()
     games = 0
 
     def bot_of(name: str) -> int:
@@ -235,40 +239,33 @@ def _parse(records: Iterable[Mapping[str, Any]]) -> _Parsed:
 
     for order, rec in enumerate(records):
         games += 1
-        bots = [bot_of(str(name)) for name in rec["seating"]]
+        bots = [bot_of(seat.bot) for seat in rec.seats]
         k = len(bots)
-        scores = [float(s) for s in rec.get("scores") or [0.0] * k]
-        forfeit = list(rec.get("forfeit") or [False] * k)
-        verdicts = rec.get("verdicts") or [{}] * k
-        decisions = rec.get("decisions") or [0] * k
-        think = rec.get("think_ms") or [0.0] * k
         seat_bot.extend(bots)
-        for column, values in zip(seat_values, (forfeit, decisions, think), strict=True):
-            column.extend(values)
-        for b, faults in zip(bots, verdicts, strict=True):
-            for verdict, count in faults.items() if faults else ():
-                verdict_counts[b][verdict] = verdict_counts[b].get(verdict, 0) + int(count)
-        engine = str(rec.get("engine", "?"))
+        for b, seat in zip(bots, rec.seats, strict=True):
+            seat_values[0].append(float(seat.forfeit is not None))
+            seat_values[1].append(seat.decisions)
+            seat_values[2].append(seat.think_ms)
+            for verdict, count in seat.verdicts.items():
+                verdict_counts[b][verdict] = verdict_counts[b].get(verdict, 0) + count
+            if seat.forfeit == "disqualified":
+                disqualified.add(seat.bot)
         if k == 1:
-            key: Hashable = (
-                engine,
-                json.dumps(rec.get("options", {}), sort_keys=True),
-                rec.get("seed"),
-            )
-            low = (rec.get("detail") or {}).get("score_order") == "low"
-            solo.setdefault(key, (order, low, []))[2].append((bots[0], scores[0], forfeit[0]))
+            (seat,) = rec.seats
+            key: Hashable = (rec.engine, json.dumps(rec.options, sort_keys=True), rec.seed)
+            low = rec.detail.get("score_order") == "low"
+            entry = (bots[0], float(seat.score), seat.forfeit is not None)
+            solo.setdefault(key, (order, low, []))[2].append(entry)
             continue
-        ranks = [int(r) for r in rec["ranks"]]
-        if rec.get("table") is not None and rec.get("block") is not None:
-            unit = unit_of((rec.get("league"), engine, rec["table"], rec["block"]))
-        else:  # no block information: the game is its own unit
-            unit = unit_of(("game", rec.get("id", order)))
+        scores = [float(score) for score in rec.scores]
+        ranks = list(rec.ranks)
+        unit = unit_of((rec.engine, rec.table, rec.block))
         group = contests[k]
         group.bots.append(bots)
         group.ranks.append(ranks)
         group.units.append(unit)
         group.order.append(order)
-        by_table[(engine, k)].append((scores, ranks))
+        by_table[(rec.engine, k)].append((scores, ranks))
     for key, (order, low, entries) in solo.items():
         group = contests[len(entries)]
         group.bots.append([b for b, _, _ in entries])
@@ -288,6 +285,7 @@ def _parse(records: Iterable[Mapping[str, Any]]) -> _Parsed:
         _seat_stats(by_table),
         len(units),
         games,
+        sorted(disqualified),
     )
 
 
@@ -508,21 +506,13 @@ def _online(n: int, pairs: _Pairs) -> FloatArray:
 # --------------------------------------------------------------------------- assembling
 
 
-def _anchor(anchor: str | None, names: list[str]) -> tuple[int | None, float]:
-    """``None`` -> pool mean; ``"BOT"`` -> BOT at 1500; ``"BOT=RATING"``."""
+def _anchor(anchor: tuple[str, float] | None, names: list[str]) -> tuple[int | None, float]:
+    """``None`` -> pool mean; ``(bot, rating)`` -> that bot at that rating."""
     if anchor is None:
         return None, BASE_RATING
-    bot, rating = anchor, BASE_RATING
-    name, sep, value = anchor.rpartition("=")
-    if sep:
-        try:
-            rating = float(value)
-        except ValueError:
-            pass  # the '=' belongs to the bot's name
-        else:
-            bot = name
+    bot, rating = anchor
     if not math.isfinite(rating):
-        raise ConfigError(f"anchor {anchor!r}: the rating must be a finite number")
+        raise ConfigError(f"anchor {bot!r}: the rating must be a finite number, got {rating}")
     if bot not in names:
         known = ", ".join(sorted(names)) or "none"
         raise ConfigError(f"anchor bot {bot!r} did not play in these games (bots: {known})")
@@ -543,20 +533,20 @@ def _pct(part: float, rest: float) -> float:
 
 
 def compute_standings(
-    records: Iterable[Mapping[str, Any]],
+    records: Iterable[GameRecord],
     *,
     model: str = "bt",
     method: str = "ml",
-    anchor: str | None = None,
+    anchor: tuple[str, float] | None = None,
     bootstrap: int = 1000,
     seed: int = 0,
     prior: float = DEFAULT_PRIOR,
 ) -> Standings:
-    """Standings of every bot in ``records`` (``games.jsonl`` objects, in game order).
+    """Standings of every bot in ``records`` (in game order).
 
     ``model``: ``"bt"`` (pairwise Bradley–Terry) or ``"pl"`` (Plackett–Luce orders);
     ``method``: ``"ml"`` (maximum likelihood) or ``"online"`` (sequential Elo, no intervals);
-    ``anchor``: None (pool mean 1500), ``"BOT"`` (BOT = 1500) or ``"BOT=RATING"``;
+    ``anchor``: None (pool mean 1500) or ``(bot, rating)``;
     ``bootstrap``: resamples for the intervals and LOS (0 = none); ``seed``: their RNG seed;
     ``prior``: virtual draws per bot (0 = pure maximum likelihood, which is infinite for a bot
     that won or lost everything).
@@ -586,6 +576,8 @@ def compute_standings(
         theta, samples = _fit_pl(n, data.contests, prior_wins, data.units, resamples, seed)
     else:
         theta, samples = _fit_bt(n, pairs, prior_wins, data.units, resamples, seed)
+    if data.disqualified:
+        notes.append(f"DISQUALIFIED (failed to start): {', '.join(data.disqualified)}.")
     elo = _to_elo(theta, anchor_bot, anchor_rating)
     low: list[float] | None = None
     high: list[float] | None = None

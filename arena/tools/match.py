@@ -12,10 +12,11 @@ import trio
 import engines
 from arena.config import BotSpec, Limits, Policy
 from arena.game.botproc import BotPool, StderrLog
-from arena.game.referee import Record, StepHook, play_game
+from arena.game.referee import StepHook, play_game
 from arena.game.seats import Seat, hello_line, take_seats
 from arena.game.spec import GameSpec
 from arena.game.watchdog import Watchdog
+from arena.record import GameRecord
 
 
 async def play_match(
@@ -27,7 +28,7 @@ async def play_match(
     policy: Policy,
     on_step: StepHook | None = None,
     person: tuple[int, Seat] | None = None,
-) -> Record:
+) -> GameRecord:
     """Start one process per seat, play one game, end every process; return the record.
 
     ``person`` seats someone who is not a process (the human seat) at that position; the
