@@ -597,6 +597,8 @@ def _picture_cell(card: int, mask: int) -> tuple[str, str, int]:
 
 def _card_words(card: int) -> str:
     """A hand card for a person: its toys, and its open sides at each rotation."""
+    if KINDS[card] == data.PRINCESS:
+        return f"{CARD_IDS[card]} (a Princess: sends a rival's cat in the layout back home)"
     if KINDS[card] not in BOX_TYPES:
         return CARD_IDS[card]
     _label, toys, mask = _picture_cell(card, MASKS[card])

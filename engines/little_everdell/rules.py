@@ -662,8 +662,12 @@ class LittleEverdellState(GameState):
         lines.append("Meadow (buy at most one card a turn):")
         for slot, uid in enumerate(self.meadow, start=1):
             mark = " (a Coltsfoot friend sits here)" if slot - 1 in self.princess_slots else ""
-            text = "empty" if uid is None else f"{card_label(uid)} cost {cost_text(CARD_OF[uid])}"
-            lines.append(f"  {slot}. {text}{mark}")
+            if uid is None:
+                text = "empty"
+            else:
+                card = CARD_OF[uid]
+                text = f"{card_label(uid)} cost {cost_text(card)}: {ability_text(card)}"
+            lines += textwrap.wrap(f"  {slot}. {text}{mark}", 100, subsequent_indent="     ")
         hidden = "" if seat is None else ", face down (order hidden)"
         lines.append(f"Deck: {len(self.deck)} cards{hidden}")
         if seat is None and self.deck:
@@ -798,6 +802,34 @@ def gain_text(gain: Gain) -> str:
 def cost_text(card: Card) -> str:
     parts = [f"{n} {r}" for r, n in zip(RESOURCES, card.cost, strict=True) if n]
     return "+".join(parts) or "free"
+
+
+def ability_text(card: Card) -> str:
+    """What a card does, in a few words (spec section 2.6 vocabulary)."""
+    ability = card.ability
+    when = {"green": "each harvest and now", "brown": "now", "red": "a friend here gets"}
+    code = ability.code
+    if code == "gain":
+        return f"{when.get(card.colour, 'gives')} {gain_text(ability.gain)}".replace(
+            "any", "any resource"
+        )
+    if code == "discount":
+        return f"your {ability.kind}s cost 1 {RESOURCES[ability.resource]} less"
+    if code == "on_buy":
+        return f"each {ability.kind} you buy gives {gain_text(ability.gain)}"
+    if code == "on_parade":
+        return f"each parade token you take gives {ability.n} point tokens"
+    if code == "colors_now":
+        return "now 1 point token per colour among your cards"
+    if code == "copy_die":
+        return "a friend here copies any die's face"
+    if code == "activate_green":
+        return f"a friend here activates {ability.n} of your green cards"
+    if code == "end_per":
+        return f"at the end {ability.n} point per {ability.colour} card of yours"
+    if code == "end_per_parade":
+        return f"at the end {ability.n} points per parade token of yours"
+    return "points only"
 
 
 def card_label(uid: str) -> str:
