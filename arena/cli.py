@@ -63,12 +63,36 @@ def main() -> None:
     is_flag=True,
     help="Record every line each seat sent and got (for arena replay-seat).",
 )
-def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts: bool) -> None:
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 1024),
+    default=None,
+    help="Play on a local Dask cluster of N worker processes (docs/scaling.md).",
+)
+@click.option(
+    "--scheduler",
+    envvar="ARENA_SCHEDULER",
+    default=None,
+    metavar="ADDRESS",
+    help="Play on the running Dask cluster at ADDRESS (env ARENA_SCHEDULER).",
+)
+@click.pass_context
+def run(
+    ctx: click.Context,
+    config: str,
+    jobs: int | None,
+    out: str | None,
+    fresh: bool,
+    transcripts: bool,
+    workers: int | None,
+    scheduler: str | None,
+) -> None:
     """Run (or resume) the league in CONFIG and print its standings.
 
     \b
     Example:
       arena run configs/demo.toml --jobs 2
+      arena run configs/demo.toml --workers 2
     """
     import trio
 
@@ -76,30 +100,58 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
     from arena.league.runner import run_league
     from arena.show.progress import Progress
 
+    if workers is not None and scheduler is not None:
+        if ctx.get_parameter_source("scheduler") is not click.core.ParameterSource.ENVIRONMENT:
+            raise ConfigError("--workers and --scheduler exclude each other: give one")
+        scheduler = None  # an explicit --workers wins over ARENA_SCHEDULER
+    if workers is not None or scheduler is not None:
+        from arena.league.cluster import require_dask
+
+        require_dask()
     league = config_module.load(config)
     folder = Path(out) if out else Path("results") / league.name
     jobs = jobs or os.cpu_count() or 1
     progress: Progress | None = Progress(league.name)
     people = None
     if league.people:
+        if workers is not None or scheduler is not None:
+            raise ConfigError(
+                f'{config}: {", ".join(league.people)} (cmd = "human") play at this '
+                "terminal; run this league without --workers or --scheduler"
+            )
         from arena.show.human import TerminalConsole, human_seats
 
         # one terminal: the person's games one at a time, no progress line between prompts
         jobs, progress = 1, None
         people = human_seats(TerminalConsole())
         click.echo(f"arena: {', '.join(league.people)} at this terminal: one game at a time")
-    outcome = trio.run(
-        lambda: run_league(
+    if workers is not None or scheduler is not None:
+        from arena.league.cluster import run_cluster_league
+
+        outcome = run_cluster_league(
             league,
             folder,
             jobs=jobs,
+            workers=workers,
+            scheduler=scheduler,
             fresh=fresh,
             progress=progress,
             say=_say,
             transcripts=transcripts,
-            people=people,
         )
-    )
+    else:
+        outcome = trio.run(
+            lambda: run_league(
+                league,
+                folder,
+                jobs=jobs,
+                fresh=fresh,
+                progress=progress,
+                say=_say,
+                transcripts=transcripts,
+                people=people,
+            )
+        )
     if outcome.interrupted:
         if progress is not None:
             progress.finish()

@@ -19,10 +19,10 @@ import engines
 from arena.config import LeagueConfig
 from arena.errors import ConfigError
 from arena.game.botproc import BotPool, StderrLog
-from arena.game.referee import play_game
-from arena.game.seats import ProcessSeat, Seat, give_back, hello_line, take_seats
+from arena.game.seats import hello_line
 from arena.game.spec import GameSpec
 from arena.game.watchdog import Watchdog
+from arena.league.pooled import PersonSeats, play_pooled
 from arena.league.schedule import iter_blocks
 from arena.league.store import ResultsDir, Warn
 from arena.record import GameRecord
@@ -67,8 +67,6 @@ class BlockFeed:
 
 
 ProgressHook = Callable[[int, int], None]
-PersonSeats = Callable[[str, str, GameSpec], Seat]
-"""``factory(name, engine, spec)``: the seat of a person (``cmd = "human"``) in one game."""
 
 
 async def run_league(
@@ -187,28 +185,20 @@ class _LeagueRun:
 
     async def _play_one(self, spec: GameSpec, slots: trio.Semaphore) -> None:
         try:
-            pools = [self.pools.get(name) for name in spec.seating]
-            seats = await self._take_seats(spec, pools)
-            finished = False
-            try:
-                record = await play_game(
-                    self.engine,
-                    self.config.options,
-                    spec,
-                    seats,
-                    self.config.limits,
-                    self.config.policy,
-                )
-                finished = True
-            finally:
-                give_back(seats, pools, finished=finished)
+            record, transcripts = await play_pooled(
+                self.engine,
+                self.config,
+                spec,
+                self.pools,
+                transcripts=self.transcripts,
+                people=self.people,
+            )
             self.store.append(record)
             # fsync off the event loop: the other games keep playing while the disk works
             await trio.to_thread.run_sync(self.store.sync)
-            if self.transcripts:
-                for position, seat in enumerate(seats):
-                    if isinstance(seat, ProcessSeat) and seat.transcript is not None:
-                        self.store.write_transcript(spec.id, position, seat.transcript)
+            for position, lines in enumerate(transcripts):
+                if lines is not None:
+                    self.store.write_transcript(spec.id, position, lines)
             self.outcome.played += 1
             if self.progress is not None:
                 done = self.outcome.played + self.outcome.skipped
@@ -216,20 +206,6 @@ class _LeagueRun:
             self._collect(spec, record)
         finally:
             slots.release()
-
-    async def _take_seats(self, spec: GameSpec, pools: list[BotPool | None]) -> list[Seat]:
-        """A process seat per bot and a person's seat per ``cmd = "human"``, in seat order."""
-        processes = iter(
-            await take_seats([pool for pool in pools if pool], record=self.transcripts)
-        )
-        seats: list[Seat] = []
-        for name, pool in zip(spec.seating, pools, strict=True):
-            if pool is None:
-                assert self.people is not None, "checked in run_league"
-                seats.append(self.people(name, self.config.engine, spec))
-            else:
-                seats.append(next(processes))
-        return seats
 
     def _collect(self, spec: GameSpec, record: GameRecord) -> None:
         """Hand each complete block to the feed."""
