@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-import trio
-
-import engines
 from arena.config import BotSpec, Limits, Policy
-from arena.game.botproc import BotPool, StderrLog
-from arena.game.referee import StepHook, play_game
-from arena.game.seats import Seat, hello_line, take_seats
+from arena.game.hosting import hosting
+from arena.game.referee import StepHook
+from arena.game.seats import Seat, hello_line
 from arena.game.spec import GameSpec
-from arena.game.watchdog import Watchdog
+from arena.game.table import Table
 from arena.record import GameRecord
+from engines.base import Engine
 
 
 async def play_match(
-    engine_name: str,
+    engine: Engine,
     bots: Sequence[BotSpec],
     seed: int,
     options: Mapping[str, Any],
@@ -31,10 +27,9 @@ async def play_match(
 ) -> GameRecord:
     """Start one process per seat, play one game, end every process; return the record.
 
-    ``person`` seats someone who is not a process (the human seat) at that position; the
-    bots fill the other seats in order.
-    """
-    engine = engines.get(engine_name)
+    ``options`` are resolved ones (:func:`arena.config.check_game`). ``person`` seats
+    someone who is not a process (the human seat) at that position; the bots fill the other
+    seats in order."""
     names = [bot.name for bot in bots]
     if person is not None:
         names.insert(person[0], person[1].name)
@@ -47,17 +42,9 @@ async def play_match(
         seed=seed,
         seating=tuple(names),
     )
-    with tempfile.TemporaryDirectory(prefix="arena-play-") as workroot, Watchdog() as guard:
-        async with trio.open_nursery() as hosts:
-            pools = [
-                BotPool(bot, hello, Path(workroot), StderrLog(None, 0), hosts, guard)
-                for bot in bots
-            ]
-            try:
-                seats = await take_seats(pools)
-                if person is not None:
-                    seats.insert(*person)
-                return await play_game(engine, options, spec, seats, limits, policy, on_step)
-            finally:
-                for pool in pools:
-                    pool.close_all()
+    async with hosting("arena-play-") as host:
+        pools = {b.name: host.pool(b, hello) for b in bots}
+        table = Table(engine, options, limits, policy, pools)
+        if person is not None:
+            table.people = lambda name, engine, spec: person[1]
+        return (await table.play(spec, on_step)).record

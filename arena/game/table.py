@@ -1,0 +1,75 @@
+"""A table: one engine with its options, clock and policy, and a pool of processes per bot.
+
+:meth:`Table.play` seats the bots of a :class:`~arena.game.spec.GameSpec` from their pools,
+plays the game and gives the processes back: the one step a league, a cluster worker,
+``arena play`` and ``arena check-bot`` share. Pools come from a
+:class:`~arena.game.hosting.BotHost`; a table lives as long as its host, game after game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from arena.config import Limits, Policy
+from arena.game.botproc import BotPool
+from arena.game.referee import StepHook, play_game
+from arena.game.seats import ProcessSeat, Seat, give_back, take_seats
+from arena.game.spec import GameSpec
+from arena.record import GameRecord
+from engines.base import Engine
+
+Transcript = list[tuple[str, bytes]]  # ("to" | "from", line), as a seat sent and got them
+PersonSeats = Callable[[str, str, GameSpec], Seat]
+"""``factory(name, engine, spec)``: the seat of a person (``cmd = "human"``) in one game."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """A finished game and the seats that played it (their transcripts and think times)."""
+
+    record: GameRecord
+    seats: list[Seat]
+
+    def transcripts(self) -> list[Transcript | None]:
+        """Per seat: every line it sent and got (tables with ``transcripts``), else None."""
+        return [seat.transcript if isinstance(seat, ProcessSeat) else None for seat in self.seats]
+
+
+@dataclass
+class Table:
+    """Plays games of ``engine`` with seats taken from ``pools`` (one per bot name).
+
+    A seated name without a pool is a person's: ``people`` makes their seat for each game.
+    """
+
+    engine: Engine
+    options: Mapping[str, Any]
+    limits: Limits
+    policy: Policy
+    pools: Mapping[str, BotPool]
+    transcripts: bool = False
+    people: PersonSeats | None = None
+
+    async def play(self, spec: GameSpec, on_step: StepHook | None = None) -> Played:
+        """Play ``spec``; a game cut off (cancelled) never gives its processes back for reuse."""
+        pools = [self.pools.get(name) for name in spec.seating]
+        taken = iter(await take_seats([p for p in pools if p], record=self.transcripts))
+        seats: list[Seat] = []
+        for name, pool in zip(spec.seating, pools, strict=True):
+            if pool is not None:
+                seats.append(next(taken))
+            elif self.people is not None:
+                seats.append(self.people(name, self.engine.name, spec))
+            else:
+                raise KeyError(f"no bot pool and no person seats for {name!r}")
+        finished = False
+        try:
+            record = await play_game(
+                self.engine, self.options, spec, seats, self.limits, self.policy, on_step
+            )
+            finished = True
+        finally:
+            give_back(seats, pools, finished=finished)
+        return Played(record, seats)
