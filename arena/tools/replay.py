@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,25 @@ def replay_record(record: Mapping[str, Any]) -> list[str]:
     if ranks != list(record["ranks"]):
         problems.append(f"ranks {ranks} != stored {record['ranks']}")
     return problems
+
+
+def narrate(record: Mapping[str, Any]) -> Iterator[str]:
+    """The stored game told move by move: the table, then each move and, whenever the turn
+    passes to another seat, the table again (as ``arena play --show`` prints it)."""
+    engine = engines.get(record["engine"])
+    state = engine.new_game(record["players"], record["seed"], dict(record["options"]))
+    yield state.render(None)
+    for step, index in enumerate(record["moves"]):
+        seat = state.to_move()
+        legal = state.legal_actions()
+        if seat is None or not 0 <= index < len(legal):
+            yield f"move {step} (index {index}) is not legal in the replay"
+            return
+        bot = record["seating"][seat]
+        yield f"{step:4d}  {state.describe(legal[index])}  [{bot}]"
+        state.apply(legal[index])
+        if state.to_move() != seat:
+            yield state.render(None)
 
 
 def read_transcript(path: Path) -> list[tuple[str, str]]:
