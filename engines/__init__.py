@@ -55,15 +55,19 @@ def get(name: str) -> Engine:
     return engine
 
 
-def picture(name: str) -> Picture:
-    """The board renderer of engine ``name``, from the ``svg`` module next to its rules:
-    ``draw`` turns a mapping ``seat -> observation`` into an SVG picture and ``PRIVATE``
-    says whether one seat's view can differ from the whole table (see :mod:`engines.svgkit`).
+def picture(name: str) -> Picture | None:
+    """The board renderer of engine ``name``, from the ``svg`` module next to its rules, or
+    None when the game has none yet: ``draw`` turns a mapping ``seat -> observation`` into
+    an SVG picture and ``PRIVATE`` says whether one seat's view can differ from the whole
+    table (see :mod:`engines.svgkit`).
     """
     from engines.svgkit import Picture
 
     get(name)  # an unknown name raises UnknownEngine
-    module = importlib.import_module(f"{_MODULES[name]}.svg")
+    try:
+        module = importlib.import_module(f"{_MODULES[name]}.svg")
+    except ModuleNotFoundError:
+        return None
     return Picture(module.draw, module.PRIVATE)
 
 

@@ -7,6 +7,7 @@ kept as text) or an empty string when there is nothing to plot.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping, Sequence
 
 import matplotlib
@@ -22,6 +23,7 @@ matplotlib.use("Agg")  # no display: draw to files only (pyplot picks no backend
 plt.rcParams.update(
     {"svg.fonttype": "none", "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}
 )
+_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.DOTALL)
 _COLOURS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
 
@@ -30,7 +32,7 @@ def _svg(figure: Figure) -> str:
     figure.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(figure)
     text = out.getvalue()
-    return text[text.index("<svg") :]
+    return _METADATA.sub("", text[text.index("<svg") :])
 
 
 def _height(rows: int) -> float:
@@ -155,7 +157,7 @@ def think_times(per_bot: Mapping[str, Sequence[float]]) -> str:
         return ""
     figure, axes = plt.subplots(figsize=(7, _height(len(bots))))
     data = [np.maximum(np.asarray(per_bot[bot], dtype=float), 1e-3) for bot in bots]
-    axes.boxplot(data, vert=False, showfliers=True, flierprops={"markersize": 2})
+    axes.boxplot(data, orientation="horizontal", showfliers=True, flierprops={"markersize": 2})
     axes.set_yticks(range(1, len(bots) + 1), bots)
     axes.set_xscale("log")
     axes.invert_yaxis()

@@ -19,11 +19,15 @@ UPSETS = 3
 def pick_games(
     records: Sequence[Mapping[str, Any]], standings: Standings, limit: int
 ) -> list[tuple[Mapping[str, Any], str]]:
-    """Up to ``limit`` ``(record, why it was chosen)`` pairs, without repeats."""
+    """Up to ``limit`` ``(record, why it was chosen)`` pairs, without repeats (a game
+    chosen for two reasons gives both)."""
     chosen: dict[str, tuple[Mapping[str, Any], str]] = {}
 
     def take(record: Mapping[str, Any], why: str) -> None:
-        if len(chosen) < limit and record["id"] not in chosen:
+        known = chosen.get(record["id"])
+        if known is not None:
+            chosen[record["id"]] = (record, f"{known[1]}; {why}")
+        elif len(chosen) < limit:
             chosen[record["id"]] = (record, why)
 
     elo = {row.bot: row.elo for row in standings.rows}

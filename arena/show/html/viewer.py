@@ -3,7 +3,8 @@
 The game is re-played from its seed and moves with the engine (as ``arena replay`` does);
 at each step the engine's picture (``engines.picture``) draws the whole table from every
 seat's observation, and each seat's view from that seat's observation alone, so a seat's
-view cannot show what the seat could not see. The data is packed as gzip + base64 JSON for
+view cannot show what the seat could not see. An engine without a renderer is shown with
+its text ``render`` instead. The data is packed as gzip + base64 JSON for
 :mod:`viewer.js` (identical pictures are stored once).
 """
 
@@ -41,14 +42,16 @@ def game_data(record: Mapping[str, Any]) -> dict[str, Any]:
     steps: list[dict[str, Any]] = []
     for position in range(len(record["moves"]) + 1):
         views = {seat: state.observation(seat) for seat in range(players)}
-        full = picture(picture_of.draw(views))
-        step: dict[str, Any] = {
-            "full": full,
-            "seats": [
+        if picture_of is None:  # no renderer yet: the engine's own text picture
+            full = picture(_text(state.render(None)))
+            seats = [picture(_text(state.render(seat))) for seat in range(players)]
+        else:
+            full = picture(picture_of.draw(views))
+            seats = [
                 picture(picture_of.draw({seat: views[seat]})) if picture_of.private else full
                 for seat in range(players)
-            ],
-        }
+            ]
+        step: dict[str, Any] = {"full": full, "seats": seats}
         steps.append(step)
         seat = state.to_move()
         if position == len(record["moves"]) or seat is None:
@@ -130,6 +133,10 @@ def viewer_page(record: Mapping[str, Any], league: Mapping[str, Any]) -> str:
     title = f"{league.get('name', 'league')}: game {record['id']}"
     subtitle = f"{engine.title}: {' vs '.join(record['seating'])}"
     return document(title, subtitle, body, ("viewer.js",))
+
+
+def _text(picture: str) -> str:
+    return f'<pre class="board-text">{escape(picture)}</pre>'
 
 
 def _seats(record: Mapping[str, Any]) -> list[dict[str, Any]]:
