@@ -17,6 +17,7 @@ from click.testing import CliRunner
 import engines
 from arena.cli import main
 from arena.league.store import read_games
+from arena.record import GameRecord
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -82,9 +83,9 @@ def test_report_standings_match_standings_toml(
     assert page.errors == []
 
 
-def _write_view(folder: Path, record: dict[str, Any], tmp_path: Path) -> Path:
-    target = tmp_path / f"{record['id']}.html"
-    result = CliRunner().invoke(main, ["view", str(folder), record["id"], "-o", str(target)])
+def _write_view(folder: Path, record: GameRecord, tmp_path: Path) -> Path:
+    target = tmp_path / f"{record.id}.html"
+    result = CliRunner().invoke(main, ["view", str(folder), record.id, "-o", str(target)])
     assert result.exit_code == 0, result.output
     return target
 
@@ -92,7 +93,7 @@ def _write_view(folder: Path, record: dict[str, Any], tmp_path: Path) -> Path:
 def test_viewer_steps_to_the_final_scores(small_league: Path, page: Page, tmp_path: Path) -> None:
     record = read_games(small_league)[0]
     page.open(_write_view(small_league, record, tmp_path))
-    moves = len(record["moves"])
+    moves = len(record.moves)
     counter = page.page.locator("#viewer .pos")
     assert counter.inner_text() == f"step 0 of {moves}"
     page.page.click("#viewer button[data-act=next]")
@@ -104,9 +105,8 @@ def test_viewer_steps_to_the_final_scores(small_league: Path, page: Page, tmp_pa
     page.page.keyboard.press("End")
     assert counter.inner_text() == f"step {moves} of {moves}"
     result = page.page.locator("#viewer .result").inner_text()
-    for seat, bot in enumerate(record["seating"]):
-        score, rank = record["scores"][seat], record["ranks"][seat]
-        assert f"seat {seat} {bot}: score {score:g}, rank {rank}" in result
+    for number, seat in enumerate(record.seats):
+        assert f"seat {number} {seat.bot}: score {seat.score:g}, rank {seat.rank}" in result
     page.page.locator("#viewer input[type=range]").fill("0")
     assert counter.inner_text() == f"step 0 of {moves}"
     page.page.screenshot(path=tmp_path / "viewer.png", full_page=True)
@@ -115,9 +115,7 @@ def test_viewer_steps_to_the_final_scores(small_league: Path, page: Page, tmp_pa
 
 def test_a_seats_view_hides_the_other_hand(small_league: Path, page: Page, tmp_path: Path) -> None:
     record = read_games(small_league)[0]
-    state = engines.get(record["engine"]).new_game(
-        record["players"], record["seed"], record["options"]
-    )
+    state = engines.get(record.engine).new_game(record.players, record.seed, record.options)
     seen = json.dumps(state.observation(0))
     hidden = [card for card in state.observation(1)["hand"] if card not in seen]
     assert hidden, "the test needs a card of seat 1 that seat 0 cannot see at the deal"

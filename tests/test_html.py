@@ -18,6 +18,7 @@ from click.testing import CliRunner
 import engines
 from arena.cli import main
 from arena.league.store import read_games
+from arena.record import GameRecord, SeatRecord
 from arena.show.caveats import FEW_BLOCKS, caveats
 from arena.show.html.selection import pick_games
 from arena.show.html.viewer import game_data
@@ -70,28 +71,12 @@ def test_a_seats_picture_hides_the_other_hands(name: str) -> None:
         assert card not in mine
 
 
-def _record(seating: list[str], ranks: list[int], block: int, number: int) -> dict[str, Any]:
-    seats = len(seating)
-    return {
-        "id": f"g{number}",
-        "engine": "space-five",
-        "players": seats,
-        "table": 0,
-        "block": block,
-        "rotation": 0,
-        "seed": block,
-        "options": {},
-        "seating": seating,
-        "ranks": ranks,
-        "scores": [float(-r) for r in ranks],
-        "detail": {},
-        "verdicts": [{}] * seats,
-        "forfeit": [False] * seats,
-        "notes": [[]] * seats,
-        "decisions": [10] * seats,
-        "think_ms": [5.0] * seats,
-        "moves": [],
-    }
+def _record(seating: list[str], ranks: list[int], block: int, number: int) -> GameRecord:
+    seats = tuple(
+        SeatRecord(bot, float(-rank), rank, decisions=10, think_ms=5.0)
+        for bot, rank in zip(seating, ranks, strict=True)
+    )
+    return GameRecord(f"g{number}", "space-five", "2", {}, block, 0, block, 0, seats)
 
 
 def test_caveats_name_few_blocks_perfect_records_and_bots_that_never_met() -> None:
@@ -122,7 +107,7 @@ def test_selection_is_bounded_and_explains_each_game() -> None:
     for limit in (0, 2, 5, 50):
         picked = pick_games(records, standings, limit)
         assert len(picked) <= limit
-        assert len({r["id"] for r, _ in picked}) == len(picked)
+        assert len({r.id for r, _ in picked}) == len(picked)
         assert all(why for _, why in picked)
     reasons = " | ".join(why for _, why in pick_games(records, standings, 50))
     assert "worst loss of" in reasons and "upset:" in reasons and " vs " in reasons
@@ -151,9 +136,9 @@ def test_run_writes_the_report_and_report_rewrites_it(league: Path, tmp_path: Pa
 def test_view_writes_a_page_and_an_unknown_game_is_one_line(league: Path, tmp_path: Path) -> None:
     record = read_games(league)[0]
     target = tmp_path / "one.html"
-    result = CliRunner().invoke(main, ["view", str(league), record["id"], "-o", str(target)])
+    result = CliRunner().invoke(main, ["view", str(league), record.id, "-o", str(target)])
     assert result.exit_code == 0, result.output
-    assert f'id="game-{record["id"]}"' in target.read_text(encoding="utf-8")
+    assert f'id="game-{record.id}"' in target.read_text(encoding="utf-8")
     result = CliRunner().invoke(main, ["view", str(league), "nope"])
     assert result.exit_code == 2
     assert result.output == f"arena: error: {league}: no stored game with id 'nope'\n"
@@ -163,20 +148,20 @@ def test_viewer_data_has_one_step_per_move_and_the_seat_that_moved(league: Path)
     record = read_games(league)[0]
     data = game_data(record)
     steps = data["steps"]
-    assert len(steps) == len(record["moves"]) + 1
-    assert [s["t"] for s in steps[:-1]].count(0) == record["decisions"][0]
+    assert len(steps) == len(record.moves) + 1
+    assert [s["t"] for s in steps[:-1]].count(0) == record.seats[0].decisions
     assert all(0 <= s["full"] < len(data["pictures"]) for s in steps)
-    assert str(record["scores"][0].__format__("g")) in data["result"]
+    assert f"score {record.scores[0]:g}, rank {record.ranks[0]}" in data["result"]
 
 
 def test_replay_show_narrates_every_move(league: Path) -> None:
     record = read_games(league)[0]
-    result = CliRunner().invoke(main, ["replay", str(league), record["id"], "--show"])
+    result = CliRunner().invoke(main, ["replay", str(league), record.id, "--show"])
     assert result.exit_code == 0, result.output
     moves = [line for line in result.output.splitlines() if line[:4].strip().isdigit()]
-    assert len(moves) == len(record["moves"])
+    assert len(moves) == len(record.moves)
     assert "Space Five - round 1/1" in result.output
-    assert result.output.rstrip().endswith(f"ranks {record['ranks']})")
+    assert result.output.rstrip().endswith(f"ranks {list(record.ranks)})")
 
 
 def test_standings_print_the_warnings(league: Path) -> None:

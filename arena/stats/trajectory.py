@@ -8,18 +8,18 @@ no opponent at the table and do not move the ratings here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
+from arena.record import GameRecord
 from arena.stats.ratings import BASE_RATING, ONLINE_K
 
 
-def online_elo(records: Iterable[Mapping[str, Any]]) -> dict[str, list[tuple[int, float]]]:
+def online_elo(records: Iterable[GameRecord]) -> dict[str, list[tuple[int, float]]]:
     """For each bot, ``(games played so far by the league, rating after it)`` per game."""
     ratings: dict[str, float] = {}
     paths: dict[str, list[tuple[int, float]]] = {}
     for number, record in enumerate(records, start=1):
-        bots, ranks = record["seating"], record["ranks"]
+        bots, ranks = record.seating, record.ranks
         seats = len(bots)
         if seats < 2:
             continue

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import engines
+from arena.record import GameRecord
 from arena.show.caveats import caveats
 from arena.show.html import charts
 from arena.show.html.page import document
@@ -31,7 +32,7 @@ from arena.stats.trajectory import online_elo
 def build_report(
     folder: Path,
     league: Mapping[str, Any],
-    records: Sequence[Mapping[str, Any]],
+    records: Sequence[GameRecord],
     standings: Standings,
     *,
     games: int,
@@ -117,7 +118,7 @@ def _summary(
     folder: Path,
     league: Mapping[str, Any],
     title: str,
-    records: Sequence[Mapping[str, Any]],
+    records: Sequence[GameRecord],
     standings: Standings,
 ) -> str:
     options = ", ".join(f"{k} = {v!r}" for k, v in league.get("options", {}).items()) or "-"
@@ -212,7 +213,7 @@ def _standings_table(standings: Standings) -> str:
     )
 
 
-def _sprt(spec: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> str:
+def _sprt(spec: Mapping[str, Any], records: Sequence[GameRecord]) -> str:
     test = Sprt(
         spec["elo0"],
         spec["elo1"],
@@ -221,9 +222,9 @@ def _sprt(spec: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> str:
         spec["candidate"],
         spec["opponent"],
     )
-    blocks: dict[tuple[int, int], list[Mapping[str, Any]]] = defaultdict(list)
+    blocks: dict[tuple[int, int], list[GameRecord]] = defaultdict(list)
     for record in records:
-        blocks[(record["block"], record["table"])].append(record)
+        blocks[(record.block, record.table)].append(record)
     for key in sorted(blocks):
         test.add_block(blocks[key])
     decision = {
@@ -234,18 +235,16 @@ def _sprt(spec: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> str:
     return f"<p><code>{escape(test.status_line())}</code></p><p>{escape(decision)}.</p>"
 
 
-def _think_times(records: Sequence[Mapping[str, Any]]) -> dict[str, list[float]]:
+def _think_times(records: Sequence[GameRecord]) -> dict[str, list[float]]:
     per_bot: dict[str, list[float]] = defaultdict(list)
     for record in records:
-        for seat, bot in enumerate(record["seating"]):
-            if record["decisions"][seat]:
-                per_bot[bot].append(record["think_ms"][seat] / record["decisions"][seat])
+        for seat in record.seats:
+            if seat.decisions:
+                per_bot[seat.bot].append(seat.think_ms / seat.decisions)
     return dict(sorted(per_bot.items()))
 
 
-def _games(
-    folder: Path, records: Sequence[Mapping[str, Any]], standings: Standings, limit: int
-) -> str:
+def _games(folder: Path, records: Sequence[GameRecord], standings: Standings, limit: int) -> str:
     picked = pick_games(records, standings, limit)
     command = f"arena view {shlex.quote(str(folder))} GAME_ID"
     intro = (
@@ -257,10 +256,10 @@ def _games(
     if not picked:
         return intro
     rows = "".join(
-        f"<tr><td class='name'><button class='pick' data-game='{escape(r['id'])}'>"
-        f"{escape(r['id'])}</button></td><td class='name'>{escape(why)}</td>"
-        f"<td class='name'>{escape(' vs '.join(r['seating']))}</td>"
-        f"<td class='name'>{escape(', '.join(f'{s:g}' for s in r['scores']))}</td></tr>"
+        f"<tr><td class='name'><button class='pick' data-game='{escape(r.id)}'>"
+        f"{escape(r.id)}</button></td><td class='name'>{escape(why)}</td>"
+        f"<td class='name'>{escape(' vs '.join(r.seating))}</td>"
+        f"<td class='name'>{escape(', '.join(f'{s:g}' for s in r.scores))}</td></tr>"
         for r, why in picked
     )
     table = (
@@ -268,6 +267,6 @@ def _games(
         "<th class='name'>seats</th><th class='name'>scores</th></tr></thead>"
         f"<tbody>{rows}</tbody></table>"
     )
-    first = picked[0][0]["id"]
+    first = picked[0][0].id
     pane = f'<div class="viewer" id="viewer" data-first="{escape(first)}"></div>'
     return intro + table + pane + "".join(data_block(r) for r, _ in picked)

@@ -9,26 +9,26 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+from arena.record import GameRecord
 from arena.stats.ratings import Standings
 
 UPSETS = 3
 
 
 def pick_games(
-    records: Sequence[Mapping[str, Any]], standings: Standings, limit: int
-) -> list[tuple[Mapping[str, Any], str]]:
+    records: Sequence[GameRecord], standings: Standings, limit: int
+) -> list[tuple[GameRecord, str]]:
     """Up to ``limit`` ``(record, why it was chosen)`` pairs, without repeats (a game
     chosen for two reasons gives both)."""
-    chosen: dict[str, tuple[Mapping[str, Any], str]] = {}
+    chosen: dict[str, tuple[GameRecord, str]] = {}
 
-    def take(record: Mapping[str, Any], why: str) -> None:
-        known = chosen.get(record["id"])
+    def take(record: GameRecord, why: str) -> None:
+        known = chosen.get(record.id)
         if known is not None:
-            chosen[record["id"]] = (record, f"{known[1]}; {why}")
+            chosen[record.id] = (record, f"{known[1]}; {why}")
         elif len(chosen) < limit:
-            chosen[record["id"]] = (record, why)
+            chosen[record.id] = (record, why)
 
     elo = {row.bot: row.elo for row in standings.rows}
     for bot in elo:
@@ -42,7 +42,7 @@ def pick_games(
     for _, index, why in upsets[:UPSETS]:
         take(records[index], why)
     for a, b in itertools.combinations(elo, 2):
-        met = next((r for r in records if a in r["seating"] and b in r["seating"]), None)
+        met = next((r for r in records if a in r.seating and b in r.seating), None)
         if met is not None:
             take(met, f"{a} vs {b}")
     if not chosen:
@@ -51,11 +51,11 @@ def pick_games(
     return list(chosen.values())
 
 
-def _worst_loss(records: Sequence[Mapping[str, Any]], bot: str) -> Mapping[str, Any] | None:
-    worst: tuple[float, Mapping[str, Any]] | None = None
+def _worst_loss(records: Sequence[GameRecord], bot: str) -> GameRecord | None:
+    worst: tuple[float, GameRecord] | None = None
     for record in records:
-        ranks, scores = record["ranks"], record["scores"]
-        for seat, name in enumerate(record["seating"]):
+        ranks, scores = record.ranks, record.scores
+        for seat, name in enumerate(record.seating):
             if name != bot or ranks[seat] == 1 or len(ranks) < 2:
                 continue
             margin = max(scores) - scores[seat]
@@ -64,9 +64,9 @@ def _worst_loss(records: Sequence[Mapping[str, Any]], bot: str) -> Mapping[str, 
     return None if worst is None else worst[1]
 
 
-def _upset(record: Mapping[str, Any], elo: Mapping[str, float]) -> list[tuple[float, str]]:
+def _upset(record: GameRecord, elo: Mapping[str, float]) -> list[tuple[float, str]]:
     """``[(Elo gap, description)]`` when a winner is rated below a bot it beat."""
-    bots, ranks = record["seating"], record["ranks"]
+    bots, ranks = record.seating, record.ranks
     winners = [bot for bot, rank in zip(bots, ranks, strict=True) if rank == 1]
     losers = [bot for bot, rank in zip(bots, ranks, strict=True) if rank > 1]
     if not winners or not losers:

@@ -21,18 +21,19 @@ import orjson
 
 import engines
 from arena.errors import UserError
+from arena.record import GameRecord
 from arena.show.html.page import document
 from engines.base import EngineError
 
 _STEP_NOTE = re.compile(r"^step (\d+): ")
 
 
-def game_data(record: Mapping[str, Any]) -> dict[str, Any]:
+def game_data(record: GameRecord) -> dict[str, Any]:
     """The viewer's data for one stored game (see :mod:`viewer.js` for its use)."""
-    engine = engines.get(record["engine"])
-    picture_of = engines.picture(record["engine"])
-    players = record["players"]
-    state = engine.new_game(players, record["seed"], dict(record["options"]))
+    engine = engines.get(record.engine)
+    picture_of = engines.picture(record.engine)
+    players = record.players
+    state = engine.new_game(players, record.seed, dict(record.options))
     pictures: dict[str, int] = {}
 
     def picture(svg: str) -> int:
@@ -40,7 +41,7 @@ def game_data(record: Mapping[str, Any]) -> dict[str, Any]:
 
     faults = _faults_by_step(record)
     steps: list[dict[str, Any]] = []
-    for position in range(len(record["moves"]) + 1):
+    for position in range(len(record.moves) + 1):
         views = {seat: state.observation(seat) for seat in range(players)}
         if picture_of is None:  # no renderer yet: the engine's own text picture
             full = picture(_text(state.render(None)))
@@ -54,12 +55,12 @@ def game_data(record: Mapping[str, Any]) -> dict[str, Any]:
         step: dict[str, Any] = {"full": full, "seats": seats}
         steps.append(step)
         seat = state.to_move()
-        if position == len(record["moves"]) or seat is None:
+        if position == len(record.moves) or seat is None:
             break
         legal = state.legal_actions()
-        index = record["moves"][position]
+        index = record.moves[position]
         if not 0 <= index < len(legal):
-            raise UserError(f"game {record['id']}: move {position} is not legal in the replay")
+            raise UserError(f"game {record.id}: move {position} is not legal in the replay")
         action = legal[index]
         step.update(
             t=seat,
@@ -70,9 +71,9 @@ def game_data(record: Mapping[str, Any]) -> dict[str, Any]:
         try:
             state.apply(action)
         except EngineError as exc:
-            raise UserError(f"game {record['id']}: move {position} failed: {exc}") from None
+            raise UserError(f"game {record.id}: move {position} failed: {exc}") from None
     return {
-        "id": record["id"],
+        "id": record.id,
         "steps": steps,
         "pictures": list(pictures),
         "seats": _seats(record),
@@ -86,28 +87,27 @@ def pack(data: Mapping[str, Any]) -> str:
     return base64.b64encode(packed).decode("ascii")
 
 
-def data_block(record: Mapping[str, Any]) -> str:
+def data_block(record: GameRecord) -> str:
     """The ``<script>`` element holding one game's packed data (id ``game-<id>``)."""
     return (
-        f'<script type="application/octet-stream" id="game-{escape(record["id"])}">'
+        f'<script type="application/octet-stream" id="game-{escape(record.id)}">'
         f"{pack(game_data(record))}</script>"
     )
 
 
-def seat_table(record: Mapping[str, Any]) -> str:
+def seat_table(record: GameRecord) -> str:
     """Who sat where, the final scores, time spent thinking, verdicts and notes."""
     rows = []
-    for seat, info in enumerate(_seats(record)):
-        verdicts = ", ".join(f"{k} {v}" for k, v in record["verdicts"][seat].items()) or "-"
-        if record["forfeit"][seat]:
-            verdicts += " (forfeit)"
-        notes = "; ".join(record["notes"][seat]) or "-"
+    for number, seat in enumerate(record.seats):
+        verdicts = ", ".join(f"{k} {v}" for k, v in seat.verdicts.items()) or "-"
+        if seat.forfeit is not None:
+            verdicts += f" (forfeit: {seat.forfeit})"
         rows.append(
-            f"<tr><td>{seat}</td><td class='name'>{escape(info['bot'])}</td>"
-            f"<td>{record['scores'][seat]:g}</td><td>{record['ranks'][seat]}</td>"
-            f"<td>{record['decisions'][seat]}</td><td>{record['think_ms'][seat]:.1f}</td>"
-            f"<td>{info['mean_ms']}</td><td class='name'>{escape(verdicts)}</td>"
-            f"<td class='name'>{escape(notes)}</td></tr>"
+            f"<tr><td>{number}</td><td class='name'>{escape(seat.bot)}</td>"
+            f"<td>{seat.score:g}</td><td>{seat.rank}</td><td>{seat.decisions}</td>"
+            f"<td>{seat.think_ms:.1f}</td><td>{_mean_ms(seat.think_ms, seat.decisions)}</td>"
+            f"<td class='name'>{escape(verdicts)}</td>"
+            f"<td class='name'>{escape('; '.join(seat.notes) or '-')}</td></tr>"
         )
     return (
         "<table><thead><tr><th>seat</th><th class='name'>bot</th><th>score</th><th>rank</th>"
@@ -116,22 +116,22 @@ def seat_table(record: Mapping[str, Any]) -> str:
     )
 
 
-def viewer_page(record: Mapping[str, Any], league: Mapping[str, Any]) -> str:
+def viewer_page(record: GameRecord, league: Mapping[str, Any]) -> str:
     """The standalone viewer page of one game."""
-    engine = engines.get(record["engine"])
-    options = ", ".join(f"{k}={v!r}" for k, v in record["options"].items()) or "defaults"
+    engine = engines.get(record.engine)
+    options = ", ".join(f"{k}={v!r}" for k, v in record.options.items()) or "defaults"
     body = (
-        f"<p>{escape(engine.title)} (engine {escape(record['engine'])} "
-        f"v{escape(record['engine_version'])}), {record['players']} players, "
-        f"seed {record['seed']}, options {escape(options)}; {len(record['moves'])} moves. "
+        f"<p>{escape(engine.title)} (engine {escape(record.engine)} "
+        f"v{escape(record.engine_version)}), {record.players} players, "
+        f"seed {record.seed}, options {escape(options)}; {len(record.moves)} moves. "
         "Step with the buttons, the slider or the arrow keys; the menu shows what one seat "
         "saw. Think time is recorded per seat and game, not per move.</p>"
         f"{seat_table(record)}"
-        f'<div class="viewer" id="viewer" data-first="{escape(record["id"])}"></div>'
+        f'<div class="viewer" id="viewer" data-first="{escape(record.id)}"></div>'
         f"{data_block(record)}"
     )
-    title = f"{league.get('name', 'league')}: game {record['id']}"
-    subtitle = f"{engine.title}: {' vs '.join(record['seating'])}"
+    title = f"{league.get('name', 'league')}: game {record.id}"
+    subtitle = f"{engine.title}: {' vs '.join(record.seating)}"
     return document(title, subtitle, body, ("viewer.js",))
 
 
@@ -139,32 +139,31 @@ def _text(picture: str) -> str:
     return f'<pre class="board-text">{escape(picture)}</pre>'
 
 
-def _seats(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _mean_ms(think_ms: float, decisions: int) -> str:
+    return f"{think_ms / max(decisions, 1):.1f}"
+
+
+def _seats(record: GameRecord) -> list[dict[str, Any]]:
     return [
-        {
-            "bot": bot,
-            "mean_ms": f"{record['think_ms'][seat] / max(record['decisions'][seat], 1):.1f}",
-        }
-        for seat, bot in enumerate(record["seating"])
+        {"bot": seat.bot, "mean_ms": _mean_ms(seat.think_ms, seat.decisions)}
+        for seat in record.seats
     ]
 
 
-def _result_line(record: Mapping[str, Any]) -> str:
+def _result_line(record: GameRecord) -> str:
     parts = [
-        f"seat {seat} {bot}: score {score:g}, rank {rank}"
-        for seat, (bot, score, rank) in enumerate(
-            zip(record["seating"], record["scores"], record["ranks"], strict=True)
-        )
+        f"seat {number} {seat.bot}: score {seat.score:g}, rank {seat.rank}"
+        for number, seat in enumerate(record.seats)
     ]
     return "Final result: " + "; ".join(parts)
 
 
-def _faults_by_step(record: Mapping[str, Any]) -> dict[int, list[str]]:
+def _faults_by_step(record: GameRecord) -> dict[int, list[str]]:
     """The referee's fault notes that name a step, by step (``step N: verdict: ...``)."""
     found: dict[int, list[str]] = {}
-    for seat, notes in enumerate(record["notes"]):
-        for note in notes:
+    for number, seat in enumerate(record.seats):
+        for note in seat.notes:
             match = _STEP_NOTE.match(note)
             if match:
-                found.setdefault(int(match.group(1)), []).append(f"seat {seat}: {note}")
+                found.setdefault(int(match.group(1)), []).append(f"seat {number}: {note}")
     return found
