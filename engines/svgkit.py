@@ -114,6 +114,10 @@ class Canvas:
         if sub:
             self.text(x + w / 2, y + h / 2 + 15, sub, size=9, anchor="middle")
 
+    def empty(self, x: float, y: float, *, w: float = 40, h: float = 54) -> None:
+        """An empty place for a card (a dashed outline)."""
+        self.rect(x, y, w, h, "none", stroke=MUTED, dashed=True)
+
     def back(self, x: float, y: float, *, w: float = 40, h: float = 54, count: str = "") -> None:
         """A face-down card (nothing of its face is written anywhere)."""
         self.rect(x, y, w, h, HIDDEN, stroke=MUTED, dashed=True)

@@ -18,6 +18,7 @@ SHORT = {"milk": "mk", "food": "fd", "mouse": "ms", "yarn": "yn"}
 BAIT = {first + i: symbols for first, copies, symbols, _ in BAIT_ROWS for i in range(copies)}
 CATS = {row[0]: (row[1], row[2]) for row in CAT_ROWS}
 W, H = 58, 56
+STACK_X = 60 + 4 * (W + 8) + 12
 
 
 def _bait(canvas: Canvas, x: float, y: float, card: int) -> None:
@@ -53,16 +54,16 @@ def draw(views: Views) -> str:
         if cat:
             _cat(canvas, x, 30, cat)
         else:
-            canvas.back(x, 30, w=W, h=H, count="-")
+            canvas.empty(x, 30, w=W, h=H)
     top_points = view["cat_stack_top_points"]
     canvas.text(
-        290,
+        STACK_X,
         48,
         f"cat stack {view['cat_stack_count']}"
         + (f" (top {top_points} pt)" if top_points is not None else ""),
         size=11,
     )
-    canvas.text(290, 66, f"deck {view['deck_count']}, discard {len(view['discard'])}", size=11)
+    canvas.text(STACK_X, 66, f"deck {view['deck_count']}, discard {len(view['discard'])}", size=11)
     owners = {pos: seat for seat, (pos, _, _) in enumerate(view["players"])}
     y = 100
     for pos, fields in enumerate(view["cushions"]):
@@ -78,7 +79,7 @@ def draw(views: Views) -> str:
             if card:
                 _bait(canvas, x, y + 6, card)
             else:
-                canvas.back(x, y + 6, w=W, h=H)
+                canvas.empty(x, y + 6, w=W, h=H)
         y += H + 18
     if view["revealed"] or view["drawn"]:
         canvas.text(12, y + 14, "revealed", bold=True)

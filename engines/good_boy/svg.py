@@ -25,7 +25,7 @@ def _tokens(canvas: Canvas, x: float, y: float, counts: list[int]) -> float:
             continue
         canvas.circle(x + 8, y, 8, KIND_COLOURS[kind])
         canvas.text(x + 19, y + 4, f"{KINDS[kind]}×{count}", size=10)
-        x += 26 + 7 * len(KINDS[kind])
+        x += 40 + 6 * len(KINDS[kind])
     return x
 
 
@@ -53,7 +53,8 @@ def draw(views: Views) -> str:
         size=11,
     )
     canvas.text(12, 62, "pool", bold=True)
-    _tokens(canvas, 50, 58, view["pool"])
+    if _tokens(canvas, 50, 58, view["pool"]) == 50:
+        canvas.text(50, 62, "empty", size=11)
     y = 76
     for board, dog in enumerate(view["boards"]):
         height = 34 + 20 * players

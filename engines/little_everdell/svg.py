@@ -69,7 +69,7 @@ def draw(views: Views) -> str:
     for i, uid in enumerate(view["meadow"]):
         x = 12 + (i % 8) * (W + 6)
         if uid is None:
-            canvas.back(x, y + 22, w=W, h=H)
+            canvas.empty(x, y + 22, w=W, h=H)
         else:
             _card(canvas, x, y + 22, uid)
     y += 22 + H + 8
