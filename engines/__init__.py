@@ -72,7 +72,11 @@ def picture(name: str) -> Picture | None:
 
 
 def provenance(name: str) -> str:
-    """Where engine ``name``'s data comes from: the docstring of its data table module."""
+    """Where engine ``name``'s data comes from: the docstring of its ``data`` module (the
+    table of the game's components), or an empty string for an engine without one."""
     get(name)
-    data = importlib.import_module(f"{_MODULES[name]}.data")
+    try:
+        data = importlib.import_module(f"{_MODULES[name]}.data")
+    except ModuleNotFoundError:
+        return ""
     return " ".join((data.__doc__ or "").split())

@@ -68,14 +68,14 @@ def test_report_standings_match_standings_toml(
     page.open(small_league / "report.html")
     stored = tomllib.loads((small_league / "standings.toml").read_text())["bots"]
     rows = page.page.eval_on_selector_all(
-        "#standings tbody tr",
+        "#standings-table tbody tr",
         "rows => rows.map(r => [r.dataset.bot, Number(r.cells[2].dataset.value)])",
     )
     assert len(rows) == len(stored)
     assert {bot: elo for bot, elo in rows} == pytest.approx({b["bot"]: b["elo"] for b in stored})
-    page.page.click("#standings th:nth-child(3)")  # sort by Elo, ascending
+    page.page.click("#standings-table th:nth-child(3)")  # sort by Elo, ascending
     order = page.page.eval_on_selector_all(
-        "#standings tbody tr", "rs => rs.map(r => r.dataset.bot)"
+        "#standings-table tbody tr", "rs => rs.map(r => r.dataset.bot)"
     )
     assert order == [b["bot"] for b in sorted(stored, key=lambda b: b["elo"])]
     assert page.page.locator("section svg").count() >= 4

@@ -120,7 +120,7 @@ def league(small_league: Path) -> Path:
 
 def test_run_writes_the_report_and_report_rewrites_it(league: Path, tmp_path: Path) -> None:
     page = (league / "report.html").read_text(encoding="utf-8")
-    assert "<svg" in page and 'id="standings"' in page
+    assert "<svg" in page and 'id="standings-table"' in page
     assert not re.search(r"""(src|href)=["']?(https?:)?//|url\((?!#)|@import""", page)
     target = tmp_path / "again.html"
     result = CliRunner().invoke(main, ["report", str(league), "-o", str(target), "--games", "1"])
@@ -168,3 +168,20 @@ def test_standings_print_the_warnings(league: Path) -> None:
     result = CliRunner().invoke(main, ["standings", str(league)])
     assert result.exit_code == 0
     assert "± is a lower bound" in result.output
+
+
+def test_report_of_an_engine_without_picture_or_data_table(toy_engine: str, tmp_path: Path) -> None:
+    config = tmp_path / "toy.toml"
+    config.write_text(
+        'name = "toy"\nengine = "toy"\nplayers = 2\nrounds = 1\nseed = 1\n'
+        '[[bots]]\nname = "a"\ncmd = "python -m bots.random"\n'
+        '[[bots]]\nname = "b"\ncmd = "python -m bots.random"\n'
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert engines.picture(toy_engine) is None
+    record = read_games(out)[0]
+    data = game_data(record)
+    assert data["pictures"][0].startswith('<pre class="board-text">')
+    assert "not stated" in (out / "report.html").read_text(encoding="utf-8")

@@ -57,9 +57,12 @@ def main() -> None:
             )
             page.goto((demo / "report.html").as_uri())
             page.wait_for_selector("#viewer[data-ready]")
-            page.screenshot(
-                path=HERE / "report.png", clip={"x": 0, "y": 0, "width": 900, "height": 1000}
-            )
+            top = page.locator("#standings").bounding_box()
+            bottom = page.locator("#elo-with-95-intervals").bounding_box()
+            assert top is not None and bottom is not None
+            y = top["y"] - 8
+            clip = {"x": 0, "y": y, "width": 900, "height": bottom["y"] + bottom["height"] - y}
+            page.screenshot(path=HERE / "report.png", clip=clip, full_page=True)
             for engine, (players, commands) in LEAGUES.items():
                 out = league(work, engine, players, commands)
                 view = out / "view.html"

@@ -9,6 +9,7 @@ gives a page of a few hundred kilobytes.
 
 from __future__ import annotations
 
+import re
 import shlex
 import time
 from collections import defaultdict
@@ -52,7 +53,7 @@ def build_report(
         for bot, cells in standings.crosstable.items()
     }
     los = {bot: {opp: 100 * p for opp, p in cells.items()} for bot, cells in standings.los.items()}
-    squares = [
+    plots = [
         (
             "Crosstable",
             charts.square(names, crosstable, "score % of row vs column", "{:.0f}"),
@@ -63,11 +64,6 @@ def build_report(
             charts.square(names, los, "% of resamples", "{:.0f}"),
             "Share of bootstrap resamples that rate the row bot above the column bot.",
         ),
-    ]
-    for title, svg, words in squares:
-        if svg:
-            sections.append(_section(title, f"<p>{words}</p>{_figure(svg)}"))
-    optional = [
         (
             "Seat advantage by table size",
             charts.seat_advantage(standings.seats),
@@ -90,11 +86,11 @@ def build_report(
             "Each box spreads one bot's mean think time per decision over its games.",
         ),
     ]
-    for title, svg, words in optional:
+    for title, svg, words in plots:
         if svg:
             sections.append(_section(title, f"<p>{words}</p>{_figure(svg)}"))
-    if not charts.faults(standings):
-        sections.append(_section("Faults by verdict", "<p>No bot fault in any game.</p>"))
+        elif title == "Faults by verdict":
+            sections.append(_section(title, "<p>No bot fault in any game.</p>"))
     sections.append(_section("Games", _games(folder, records, standings, games)))
     subtitle = (
         f"{engine.title}: {len(records)} games, {standings.units} blocks, "
@@ -106,7 +102,7 @@ def build_report(
 
 
 def _section(title: str, body: str) -> str:
-    slug = title.lower().replace(" ", "-").replace("(", "").replace(")", "")
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
     return f'<section id="{escape(slug)}"><h2>{escape(title)}</h2>{body}</section>'
 
 
@@ -135,7 +131,7 @@ def _summary(
         ),
         ("games", f"{len(records)} games in {standings.units} blocks"),
         ("written", time.strftime("%Y-%m-%d %H:%M:%S %Z")),
-        ("data provenance", engines.provenance(league["engine"])),
+        ("data provenance", engines.provenance(league["engine"]) or "not stated"),
     ]
     rows = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in facts)
     bots = "".join(
@@ -206,7 +202,7 @@ def _standings_table(standings: Standings) -> str:
         f"<th{' class=name' if i == 1 else ''}>{escape(h)}</th>" for i, h in enumerate(headers)
     )
     return (
-        '<table class="sortable" id="standings">'
+        '<table class="sortable" id="standings-table">'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         "<p class='muted'>Click a column to sort. The same numbers as "
         "<code>arena standings</code>; <code>docs/ratings.md</code> explains each.</p>"
