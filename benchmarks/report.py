@@ -101,16 +101,19 @@ def main() -> None:
         "players": [2],
         "bots": [{"name": f"bot-{i}", "cmd": "python -m bots.random"} for i in range(args.bots)],
     }
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     standings = compute_standings(records)
     standings_s = time.perf_counter() - started
-    started = time.perf_counter()
+    standings_cpu = time.process_time() - cpu
+    started, cpu = time.perf_counter(), time.process_time()
     page = build_report(Path("bench"), meta, records, standings, games=args.viewers)
     report_s = time.perf_counter() - started
-    print("| games | bots | viewers | standings s | report s (after standings) | ratio | KB |")
+    report_cpu = time.process_time() - cpu
+    print("| games | bots | viewers | standings s (CPU s) | report s (CPU s) | ratio | KB |")
     print("|---|---|---|---|---|---|---|")
     print(
-        f"| {len(records)} | {args.bots} | {args.viewers} | {standings_s:.2f} | {report_s:.2f} "
+        f"| {len(records)} | {args.bots} | {args.viewers} "
+        f"| {standings_s:.2f} ({standings_cpu:.2f}) | {report_s:.2f} ({report_cpu:.2f}) "
         f"| {report_s / standings_s:.1f} | {len(page.encode()) / 1024:.0f} |"
     )
 

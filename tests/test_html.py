@@ -20,6 +20,7 @@ from arena.cli import main
 from arena.league.store import read_games
 from arena.record import GameRecord, SeatRecord
 from arena.show.caveats import FEW_BLOCKS, caveats
+from arena.show.html.report import _sprt
 from arena.show.html.selection import pick_games
 from arena.show.html.viewer import game_data
 from arena.stats.ratings import compute_standings
@@ -185,3 +186,18 @@ def test_report_of_an_engine_without_picture_or_data_table(toy_engine: str, tmp_
     data = game_data(record)
     assert data["pictures"][0].startswith('<pre class="board-text">')
     assert "not stated" in (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_sprt_status_of_an_sprt_league() -> None:
+    spec = {"elo0": 0, "elo1": 50, "alpha": 0.05, "beta": 0.05}
+    spec |= {"candidate": "new", "opponent": "old"}
+    records = [
+        _record(["new", "old"] if rotation else ["old", "new"], [1, 2], b, n)
+        for n, (b, rotation) in enumerate((b, r) for b in range(30) for r in (0, 1))
+    ]
+    html = _sprt(spec, records)
+    assert "SPRT new vs old: 60 games" in html
+    assert "accept H0: new is at most 0 Elo better" in html  # seat 0 always wins: 1-1 blocks
+    assert "no decision yet" in _sprt(spec, records[:2])
+    wins = [_record(["new", "old"], [1, 2], b, b) for b in range(30)]
+    assert "accept H1: new is at least 50 Elo better" in _sprt(spec, wins)

@@ -83,7 +83,7 @@ def game_data(record: GameRecord) -> dict[str, Any]:
 
 def pack(data: Mapping[str, Any]) -> str:
     """Gzip + base64 JSON, as :func:`viewer.js`'s ``unpackGame`` reads it."""
-    packed = gzip.compress(orjson.dumps(data), compresslevel=6, mtime=0)
+    packed = gzip.compress(orjson.dumps(data), compresslevel=9, mtime=0)
     return base64.b64encode(packed).decode("ascii")
 
 
