@@ -189,7 +189,7 @@ def test_report_of_an_engine_without_picture_or_data_table(toy_engine: str, tmp_
 
 
 def test_sprt_status_of_an_sprt_league() -> None:
-    spec = {"elo0": 0, "elo1": 50, "alpha": 0.05, "beta": 0.05}
+    spec: dict[str, Any] = {"elo0": 0, "elo1": 50, "alpha": 0.05, "beta": 0.05}
     spec |= {"candidate": "new", "opponent": "old"}
     records = [
         _record(["new", "old"] if rotation else ["old", "new"], [1, 2], b, n)
