@@ -20,10 +20,12 @@ from arena.cli import main
 from arena.league.store import read_games
 from arena.record import GameRecord, SeatRecord
 from arena.show.caveats import FEW_BLOCKS, caveats
+from arena.show.html import charts
 from arena.show.html.report import _sprt
 from arena.show.html.selection import pick_games
 from arena.show.html.viewer import game_data
 from arena.stats.ratings import compute_standings
+from arena.stats.trajectory import online_elo
 from engines.base import play_random
 
 SEATS = {"cat-yard": 3, "good-boy": 3, "if-it-fits": 3, "little-everdell": 2, "space-five": 3}
@@ -201,3 +203,20 @@ def test_sprt_status_of_an_sprt_league() -> None:
     assert "no decision yet" in _sprt(spec, records[:2])
     wins = [_record(["new", "old"], [1, 2], b, b) for b in range(30)]
     assert "accept H1: new is at least 50 Elo better" in _sprt(spec, wins)
+
+
+def test_plots_of_faults_think_times_and_rating_paths() -> None:
+    records = [_record(["a", "b"], [1, 2], block, block) for block in range(4)]
+    faulty = SeatRecord("b", -2.0, 2, "crash", {"timeout": 2, "crash": 1}, decisions=3)
+    records.append(
+        GameRecord("g9", "space-five", "2", {}, 9, 0, 9, 0, (records[0].seats[0], faulty))
+    )
+    standings = compute_standings(records, bootstrap=10)
+    svg = charts.faults(standings)
+    assert "timeout" in svg and "crash" in svg and "forfeits" in svg
+    assert charts.faults(compute_standings(records[:4], bootstrap=0)) == ""
+    paths = online_elo(records)
+    assert [n for n, _ in paths["a"]] == [1, 2, 3, 4, 5]
+    assert paths["a"][-1][1] > 1500 > paths["b"][-1][1]
+    assert "<svg" in charts.rating_paths(paths)
+    assert "<svg" in charts.think_times({"a": [1.0, 2.0], "b": [0.5]})
