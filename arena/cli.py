@@ -68,19 +68,37 @@ def main() -> None:
 @click.option(
     "--no-report", is_flag=True, help="Do not write the HTML report (FOLDER/report.html)."
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 1024),
+    default=None,
+    help="Play on a local Dask cluster of N worker processes (docs/scaling.md).",
+)
+@click.option(
+    "--scheduler",
+    envvar="ARENA_SCHEDULER",
+    default=None,
+    metavar="ADDRESS",
+    help="Play on the running Dask cluster at ADDRESS (env ARENA_SCHEDULER).",
+)
+@click.pass_context
 def run(
+    ctx: click.Context,
     config: str,
     jobs: int | None,
     out: str | None,
     fresh: bool,
     transcripts: bool,
     no_report: bool,
+    workers: int | None,
+    scheduler: str | None,
 ) -> None:
     """Run (or resume) the league in CONFIG and print its standings.
 
     \b
     Example:
       arena run configs/demo.toml --jobs 2
+      arena run configs/demo.toml --workers 2
     """
     import trio
 
@@ -88,21 +106,44 @@ def run(
     from arena.league.runner import run_league
     from arena.show.progress import Progress
 
+    if workers is not None and scheduler is not None:
+        if ctx.get_parameter_source("scheduler") is not click.core.ParameterSource.ENVIRONMENT:
+            raise ConfigError("--workers and --scheduler exclude each other: give one")
+        scheduler = None  # an explicit --workers wins over ARENA_SCHEDULER
+    if workers is not None or scheduler is not None:
+        from arena.league.cluster import require_dask
+
+        require_dask()
     league = config_module.load(config)
     folder = Path(out) if out else Path("results") / league.name
     jobs = jobs or os.cpu_count() or 1
     progress = Progress(league.name)
-    outcome = trio.run(
-        lambda: run_league(
+    if workers is not None or scheduler is not None:
+        from arena.league.cluster import run_cluster_league
+
+        outcome = run_cluster_league(
             league,
             folder,
             jobs=jobs,
+            workers=workers,
+            scheduler=scheduler,
             fresh=fresh,
             progress=progress,
             say=_say,
             transcripts=transcripts,
         )
-    )
+    else:
+        outcome = trio.run(
+            lambda: run_league(
+                league,
+                folder,
+                jobs=jobs,
+                fresh=fresh,
+                progress=progress,
+                say=_say,
+                transcripts=transcripts,
+            )
+        )
     if outcome.interrupted:
         progress.finish()
         click.echo(
@@ -188,7 +229,7 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
     from arena.stats.ratings import compute_standings
 
     store.read_league(folder)  # a clear error for a folder that is not a league's
-    table = compute_standings(store.read_games(folder, warn=_say), **kwargs)
+    table = compute_standings(store.iter_games(folder, warn=_say), **kwargs)
     if write:
         store.write_standings_file(folder, table.to_dict())
     click.echo(report.render(table, fmt))

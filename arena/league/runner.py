@@ -18,10 +18,10 @@ import trio
 import engines
 from arena.config import LeagueConfig
 from arena.game.botproc import BotPool, StderrLog
-from arena.game.referee import play_game
-from arena.game.seats import ProcessSeat, give_back, hello_line, take_seats
+from arena.game.seats import hello_line
 from arena.game.spec import GameSpec
 from arena.game.watchdog import Watchdog
+from arena.league.pooled import play_pooled
 from arena.league.schedule import iter_blocks
 from arena.league.store import ResultsDir, Warn
 from arena.record import GameRecord
@@ -169,28 +169,15 @@ class _LeagueRun:
 
     async def _play_one(self, spec: GameSpec, slots: trio.Semaphore) -> None:
         try:
-            pools = [self.pools[name] for name in spec.seating]
-            seats = await take_seats(pools, record=self.transcripts)
-            finished = False
-            try:
-                record = await play_game(
-                    self.engine,
-                    self.config.options,
-                    spec,
-                    seats,
-                    self.config.limits,
-                    self.config.policy,
-                )
-                finished = True
-            finally:
-                give_back(seats, pools, finished=finished)
+            record, transcripts = await play_pooled(
+                self.engine, self.config, spec, self.pools, transcripts=self.transcripts
+            )
             self.store.append(record)
             # fsync off the event loop: the other games keep playing while the disk works
             await trio.to_thread.run_sync(self.store.sync)
-            if self.transcripts:
-                for position, seat in enumerate(seats):
-                    if isinstance(seat, ProcessSeat) and seat.transcript is not None:
-                        self.store.write_transcript(spec.id, position, seat.transcript)
+            for position, lines in enumerate(transcripts):
+                if lines is not None:
+                    self.store.write_transcript(spec.id, position, lines)
             self.outcome.played += 1
             if self.progress is not None:
                 done = self.outcome.played + self.outcome.skipped
