@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib import ticker
 from matplotlib.figure import Figure
 
 from arena.errors import VERDICTS
@@ -160,6 +161,9 @@ def think_times(per_bot: Mapping[str, Sequence[float]]) -> str:
     axes.boxplot(data, orientation="horizontal", showfliers=True, flierprops={"markersize": 2})
     axes.set_yticks(range(1, len(bots) + 1), bots)
     axes.set_xscale("log")
+    axes.xaxis.set_minor_locator(ticker.LogLocator(subs=(2.0, 5.0)))
+    for formatter in (axes.xaxis.set_major_formatter, axes.xaxis.set_minor_formatter):
+        formatter(ticker.FormatStrFormatter("%g"))  # 0.5, 2, 20: plain numbers, not 2×10⁰
     axes.invert_yaxis()
     axes.set_xlabel("mean think time per decision in a game (ms, log scale)")
     return _svg(figure)
