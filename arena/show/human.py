@@ -150,9 +150,12 @@ class HumanSeat:
 
     async def start(self, game: str, seat: int, players: int, seed: int) -> None:
         self._seat[game] = self._me = seat
-        others = ", ".join(self.who(s) for s in range(players) if s != seat) or "nobody"
+        others = ", ".join(self.who(s) for s in range(players) if s != seat)
         self._console.say(f"=== {self._engine.title}, game {game} ===")
-        self._console.say(f"{self.name}, you are seat {seat} of {players}, against {others}.")
+        if others:
+            self._console.say(f"{self.name}, you are seat {seat} of {players}, against {others}.")
+        else:
+            self._console.say(f"{self.name}, you play solo (the game's own rules play the rest).")
         self._console.say("Type the number of a choice, ? for help, q to resign.")
 
     async def act(
