@@ -16,11 +16,13 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from arena.config import BotSpec
+from arena.config import HUMAN, BotSpec
 
 
 def fingerprint(bot: BotSpec) -> dict[str, Any]:
     """The parts known before the bot starts: ``executable`` and ``files`` (path -> hash)."""
+    if bot.cmd == (HUMAN,):
+        return {"executable": HUMAN, "files": {}}
     argv = bot.argv()
     executable = argv[0] if "/" in argv[0] else shutil.which(argv[0]) or argv[0]
     files = {str(path): _sha256(path) for path in named_files(argv)}

@@ -19,12 +19,12 @@ from pathlib import Path
 import trio
 
 from arena.config import BotSpec, LeagueConfig
-from arena.errors import ResultsError
+from arena.errors import ConfigError, ResultsError
 from arena.game.botproc import StderrLog
 from arena.game.hosting import BotHost, hosting
 from arena.game.seats import ProcessSeat, Seat
 from arena.game.spec import GameSpec
-from arena.game.table import Table
+from arena.game.table import PersonSeats, Table
 from arena.league.fingerprint import fingerprint, ready_text
 from arena.league.pooled import league_table
 from arena.league.schedule import game_count, iter_blocks, known_tables
@@ -84,6 +84,7 @@ async def run_league(
     say: Warn | None = None,
     transcripts: bool = False,
     replay: frozenset[str] = frozenset(),
+    people: PersonSeats | None = None,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder``; see the module docstring.
 
@@ -91,7 +92,16 @@ async def run_league(
     not games (skipped). The games of the bots in ``replay`` are moved aside and played
     again; any other bot whose fingerprint changed since its games were stored is refused
     (:class:`~arena.errors.ResultsError`).
+
+    A league with a person in it (``cmd = "human"``) needs ``people``, the factory of their
+    seats (the terminal lives in a higher layer); give it ``jobs = 1`` so that one person
+    never has two games in front of them at once.
     """
+    if config.people and people is None:
+        raise ConfigError(
+            f'{config.source}: {", ".join(config.people)} (cmd = "human") can only play '
+            "in a league run from a terminal with arena run"
+        )
     store = ResultsDir(folder)
     prints = {bot.name: fingerprint(bot) for bot in config.bots}
     stored = store.open(config.to_toml(), fresh=fresh, warn=say, bots=prints, replay=replay)
@@ -106,6 +116,7 @@ async def run_league(
         {_game_key(record): record for record in stored},
         progress,
         transcripts,
+        people,
     )
     try:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
@@ -132,6 +143,7 @@ class _LeagueRun:
         stored: dict[tuple[object, ...], GameRecord],
         progress: ProgressHook | None,
         transcripts: bool,
+        people: PersonSeats | None = None,
     ) -> None:
         self.config = config
         self.store = store
@@ -139,12 +151,15 @@ class _LeagueRun:
         self.stored = stored
         self.progress = progress
         self.transcripts = transcripts
+        self.people = people
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
         self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
         self.readies: dict[str, str] = {}  # bot -> the name and version it answered ready
 
     async def play(self, host: BotHost, signals: AsyncIterator[int], jobs: int) -> None:
-        table = league_table(self.config, host, self._log, transcripts=self.transcripts)
+        table = league_table(
+            self.config, host, self._log, transcripts=self.transcripts, people=self.people
+        )
         async with trio.open_nursery() as games:
             games.start_soon(self._watch_signals, signals, games.cancel_scope)
             slots = trio.Semaphore(jobs)
