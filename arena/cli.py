@@ -67,7 +67,8 @@ def main() -> None:
     "--workers",
     type=click.IntRange(1, 1024),
     default=None,
-    help="Play on a local Dask cluster of N worker processes (docs/scaling.md).",
+    help="Play on a local Dask cluster of N worker processes, --jobs games at once on each "
+    "(docs/scaling.md).",
 )
 @click.option(
     "--scheduler",

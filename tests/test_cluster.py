@@ -72,7 +72,7 @@ def scheduler() -> Iterator[str]:
     os.chdir(ROOT)  # the workers start their bots from the folder they were started in
     try:
         with distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster:
             yield cluster.scheduler_address
     finally:

@@ -98,7 +98,7 @@ def connect(workers: int | None, scheduler: str | None) -> Iterator[Client]:
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",  # any free port: never a clash with 8787
                 silence_logs=logging.ERROR,
             )
         finally:
