@@ -1,43 +1,42 @@
-"""Play one game on processes taken from warm bot pools, and give them back.
+"""A league's table on warm bot pools: the seam every executor shares.
 
-The seam every executor shares: the in-process runner calls it for each game it schedules,
-a Dask worker for each game of the blocks it is given (:mod:`arena.league.worker`).
+The in-process runner (:mod:`arena.league.runner`) and a Dask worker
+(:mod:`arena.league.worker`) both play a league's games the same way::
+
+    async with hosting() as host:
+        table = league_table(config, host)
+        records = [(await table.play(spec)).record for spec in block]
+
+The pools live as long as the host: bot processes are reused game after game, block after
+block.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 
-from arena.config import LeagueConfig
-from arena.game.botproc import BotPool
-from arena.game.referee import play_game
-from arena.game.seats import ProcessSeat, give_back, take_seats
-from arena.game.spec import GameSpec
-from arena.record import GameRecord
-from engines.base import Engine
-
-Transcript = list[tuple[str, bytes]]  # ("to" | "from", line), as a seat sent and got them
+import engines
+from arena.config import BotSpec, LeagueConfig
+from arena.game.botproc import StderrLog
+from arena.game.hosting import BotHost
+from arena.game.seats import hello_line
+from arena.game.table import Table
 
 
-async def play_pooled(
-    engine: Engine,
+def league_table(
     config: LeagueConfig,
-    spec: GameSpec,
-    pools: Mapping[str, BotPool],
+    host: BotHost,
+    logs: Callable[[BotSpec], StderrLog] | None = None,
     *,
     transcripts: bool = False,
-) -> tuple[GameRecord, list[Transcript | None]]:
-    """Play ``spec`` with a process of each seated bot; its record and per-seat transcripts.
-
-    A game cut off mid-way (cancelled) never returns its processes to the pools.
-    """
-    seated = [pools[name] for name in spec.seating]
-    seats = await take_seats(seated, record=transcripts)
-    finished = False
-    try:
-        record = await play_game(engine, config.options, spec, seats, config.limits, config.policy)
-        finished = True
-    finally:
-        give_back(seats, seated, finished=finished)
-    lines = [seat.transcript if isinstance(seat, ProcessSeat) else None for seat in seats]
-    return record, lines
+) -> Table:
+    """A table for ``config``'s games: its engine, options, clock and policy, and a pool in
+    ``host`` for each of its bots (stderr to ``logs(bot)``, default: dropped; with
+    ``transcripts`` every seat records the lines it sent and got)."""
+    engine = engines.get(config.engine)
+    hello = hello_line(engine, config.options, config.limits)
+    pools = {
+        bot.name: host.pool(bot, hello, logs(bot) if logs is not None else None)
+        for bot in config.bots
+    }
+    return Table(engine, config.options, config.limits, config.policy, pools, transcripts)

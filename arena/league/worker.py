@@ -2,8 +2,9 @@
 
 :class:`RefereePlugin` is a Dask ``WorkerPlugin`` registered once per league run. Its
 ``setup`` starts a :class:`WorkerReferee` on every worker (and on any worker that joins
-later): one thread running a trio loop that owns a temporary folder, a
-:class:`~arena.game.watchdog.Watchdog` and one :class:`~arena.game.botproc.BotPool` per bot.
+later): one thread running a trio loop that hosts the league's bots
+(:func:`~arena.game.hosting.hosting`: a temporary folder, a watchdog, one pool per bot, as
+:func:`~arena.league.pooled.league_table` sets them up for every executor).
 It first starts and handshakes one process of every bot (the pre-flight check; the
 processes stay in the pools, warm). Then :func:`play_block` (a Dask task, one rotation block
 each) plays games on those pools, block after block, so bot processes are reused across
@@ -20,25 +21,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import tempfile
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import trio
 from distributed import WorkerPlugin, get_worker
 
-import engines
-from arena.config import LeagueConfig
+from arena.config import BotSpec, LeagueConfig
 from arena.errors import BotStartup, ClusterError
 from arena.game.botproc import BotPool, StderrLog
-from arena.game.seats import hello_line
+from arena.game.hosting import hosting
 from arena.game.spec import GameSpec
-from arena.game.watchdog import Watchdog
-from arena.league.pooled import Transcript, play_pooled
+from arena.game.table import Played, Table, Transcript
+from arena.league.pooled import league_table
 from arena.record import GameRecord
 
 
@@ -83,10 +81,9 @@ class WorkerReferee:
         self.jobs = max(1, jobs)
         self.transcripts = transcripts
         self.worker = worker
-        self.engine = engines.get(config.engine)
         self.failures: dict[str, str] = {}  # bot -> why it could not start (pre-flight)
         self.logs = {bot.name: ShippedLog(bot.limits.stderr_bytes) for bot in config.bots}
-        self._pools: dict[str, BotPool] = {}
+        self._table: Table  # set when the loop starts (league_table in _main)
         self._blocks: set[trio.CancelScope] = set()
         self._token: trio.lowlevel.TrioToken | None = None
         self._closing: trio.Event | None = None
@@ -125,26 +122,20 @@ class WorkerReferee:
             self._ready.set()
 
     async def _main(self) -> None:
-        hello = hello_line(self.engine, self.config.options, self.config.limits)
         self._closing = trio.Event()
-        with (
-            tempfile.TemporaryDirectory(prefix="arena-bots-") as workroot,
-            Watchdog() as guard,
-        ):
-            async with trio.open_nursery() as hosts:
-                for bot in self.config.bots:
-                    log = self.logs[bot.name]
-                    self._pools[bot.name] = BotPool(bot, hello, Path(workroot), log, hosts, guard)
-                try:
-                    await self._preflight()
-                    self._token = trio.lowlevel.current_trio_token()
-                    self._ready.set()
-                    await self._closing.wait()
-                finally:
-                    for scope in self._blocks:
-                        scope.cancel()
-                    for pool in self._pools.values():
-                        pool.close_all()
+        async with hosting() as host:
+            self._table = league_table(self.config, host, self._log, transcripts=self.transcripts)
+            try:
+                await self._preflight()
+                self._token = trio.lowlevel.current_trio_token()
+                self._ready.set()
+                await self._closing.wait()
+            finally:
+                for scope in self._blocks:
+                    scope.cancel()
+
+    def _log(self, bot: BotSpec) -> StderrLog:
+        return self.logs[bot.name]
 
     async def _preflight(self) -> None:
         """Start and handshake one process of every bot, at once; keep them warm."""
@@ -156,19 +147,17 @@ class WorkerReferee:
                 self.failures[pool.spec.name] = str(fault)
 
         async with trio.open_nursery() as nursery:
-            for pool in self._pools.values():
+            for pool in self._table.pools.values():
                 nursery.start_soon(check, pool)
 
     async def _play_block(self, specs: list[GameSpec]) -> PlayedBlock:
         started = time.perf_counter()
-        played: list[tuple[GameRecord, list[Transcript | None]] | None] = [None] * len(specs)
+        played: list[Played | None] = [None] * len(specs)
         slots = trio.CapacityLimiter(self.jobs)
 
         async def play(index: int, spec: GameSpec) -> None:
             async with slots:
-                played[index] = await play_pooled(
-                    self.engine, self.config, spec, self._pools, transcripts=self.transcripts
-                )
+                played[index] = await self._table.play(spec)
 
         with trio.CancelScope() as scope:
             self._blocks.add(scope)
@@ -183,11 +172,13 @@ class WorkerReferee:
         games_done = [game for game in played if game is not None]
         return PlayedBlock(
             worker=self.worker,
-            records=[record for record, _ in games_done],
-            transcripts=[lines for _, lines in games_done] if self.transcripts else [],
+            records=[game.record for game in games_done],
+            transcripts=[game.transcripts() for game in games_done] if self.transcripts else [],
             logs={name: data for name, log in self.logs.items() if (data := log.take())},
             disqualified={
-                name: pool.last_failure for name, pool in self._pools.items() if pool.disqualified
+                name: pool.last_failure
+                for name, pool in self._table.pools.items()
+                if pool.disqualified
             },
             seconds=time.perf_counter() - started,
         )
