@@ -8,6 +8,7 @@ test, so "no bot process left" looks at this test's bots only.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -230,6 +231,7 @@ class DaskProcesses:
 
 
 @pytest.mark.slow  # three Dask processes and a league long enough to kill one mid-way
+@pytest.mark.skipif(shutil.which("dask") is None, reason="the dask command is not installed")
 def test_a_worker_killed_mid_league_loses_nothing_and_doubles_nothing(tmp_path: Path) -> None:
     marker = f"m{uuid.uuid4().hex[:8]}"
     cfg = tmp_path / "league.toml"
