@@ -120,7 +120,20 @@ def run(
     league = config_module.load(config)
     folder = Path(out) if out else Path("results") / league.name
     jobs = jobs or os.cpu_count() or 1
-    progress = Progress(league.name)
+    progress: Progress | None = Progress(league.name)
+    people = None
+    if league.people:
+        if workers is not None or scheduler is not None:
+            raise ConfigError(
+                f'{config}: {", ".join(league.people)} (cmd = "human") play at this '
+                "terminal; run this league without --workers or --scheduler"
+            )
+        from arena.show.human import TerminalConsole, human_seats
+
+        # one terminal: the person's games one at a time, no progress line between prompts
+        jobs, progress = 1, None
+        people = human_seats(TerminalConsole())
+        click.echo(f"arena: {', '.join(league.people)} at this terminal: one game at a time")
     if workers is not None or scheduler is not None:
         from arena.league.cluster import run_cluster_league
 
@@ -145,10 +158,12 @@ def run(
                 progress=progress,
                 say=_say,
                 transcripts=transcripts,
+                people=people,
             )
         )
     if outcome.interrupted:
-        progress.finish()
+        if progress is not None:
+            progress.finish()
         click.echo(
             f"arena: stopped; {outcome.played + outcome.skipped} of {outcome.scheduled} games "
             f"are stored in {folder}. Resume with: arena run {shlex.quote(config)}"
@@ -244,9 +259,21 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
     "--bot",
     "bots",
     multiple=True,
-    required=True,
     metavar="CMD",
     help="One per seat, a command line split as a shell would.",
+)
+@click.option(
+    "--human",
+    metavar="NAME",
+    default=None,
+    help="Seat yourself (as NAME) at this terminal; no clock applies to you.",
+)
+@click.option(
+    "--human-seat",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Which seat the --human player takes; the bots fill the others in order.",
 )
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option(
@@ -262,6 +289,8 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
 def play(
     engine: str,
     bots: tuple[str, ...],
+    human: str | None,
+    human_seat: int,
     seed: int,
     options: tuple[str, ...],
     show: bool,
@@ -270,10 +299,14 @@ def play(
 ) -> None:
     """Play one game of ENGINE between bot commands and print the result.
 
+    With --human NAME you take a seat yourself: before each of your decisions you see what
+    happened, the table as your seat sees it and your choices, numbered.
+
     \b
     Example:
       arena play space-five --bot 'python -m bots.random' \\
           --bot 'python -m bots.space_five_greedy' --seed 7 --show
+      arena play cat-yard --human Ann --bot 'python -m bots.random'
     """
     import trio
 
@@ -281,10 +314,24 @@ def play(
     from arena.tools.match import play_match
 
     game_engine = load_engine(engine)
-    resolved = _checked(game_engine, len(bots), _parse_options(options))
+    players = len(bots) + (human is not None)
+    if human is not None and show:
+        raise ConfigError("--show draws every hand; it cannot be used with --human")
+    if human is not None and human_seat >= players:
+        raise ConfigError(f"--human-seat {human_seat}: seats are 0..{players - 1}")
+    resolved = _checked(game_engine, players, _parse_options(options))
+    positions = [i for i in range(players) if human is None or i != human_seat]
     specs = [
-        BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd)) for i, cmd in enumerate(bots)
+        BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd))
+        for i, cmd in zip(positions, bots, strict=True)
     ]
+    person = None
+    if human is not None:
+        from arena.show.human import HumanSeat, TerminalConsole
+
+        names = [cmd.split()[-1] for cmd in bots]
+        names.insert(human_seat, human)
+        person = (human_seat, HumanSeat(human, engine, TerminalConsole(), names))
     on_step = _Narrator() if show else None
     record = trio.run(
         lambda: play_match(
@@ -295,9 +342,17 @@ def play(
             Limits(move_ms=move_ms, bank_ms=bank_ms),
             Policy(),
             on_step,
+            person,
         )
     )
-    _print_game(record, [shlex.join(spec.cmd) for spec in specs])
+    commands = [shlex.join(spec.cmd) for spec in specs]
+    if human is not None:
+        commands.insert(human_seat, f"(you, {human})")
+    _print_game(record, commands)
+    if human is not None and record.seats[human_seat].forfeit:
+        import engines as registry
+
+        click.echo(registry.guide(engine).end_line(record.detail))
 
 
 class _Narrator:
