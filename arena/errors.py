@@ -5,7 +5,9 @@
     ArenaError
     ├── UserError            a mistake in the user's input: one line, exit status 2
     │   ├── ConfigError      a league file or CLI value that is invalid (names file and key)
-    │   └── ResultsError     a results folder that cannot be used (locked, incomparable)
+    │   ├── ResultsError     a results folder that cannot be used (locked, incomparable)
+    │   └── ResourceShortage the referee itself ran out of descriptors, memory or processes
+    │                        (raise its limits or lower ``jobs``; never a bot's verdict)
     └── BotFault             a bot broke the rules; ``verdict`` is the class recorded
         ├── BotTimeout       "timeout": no answer within the decision limit and the bank
         ├── BotIllegal       "illegal": an action not in the legal list
@@ -37,6 +39,10 @@ class ConfigError(UserError):
 
 class ResultsError(UserError):
     """A results folder that cannot be used as asked."""
+
+
+class ResourceShortage(UserError):
+    """The referee could not start a bot process for want of its own resources."""
 
 
 class BotFault(ArenaError):

@@ -49,10 +49,12 @@ def league_text(
     limits: dict[str, int] | None = None,
     bot_limits: str = "",
     policy: str = "",
+    sandbox: str = "",
 ) -> str:
     clock = {**LIMITS, **(limits or {})}
     lines = [
         'name = "hostile"',
+        *([f'sandbox = "{sandbox}"'] if sandbox else []),
         'engine = "toy"',
         "players = 2",
         "seed = 11",
@@ -147,10 +149,11 @@ def run_hostile(
     bot_limits: str = "",
     policy: str = "",
     cmd: str | None = None,
+    sandbox: str = "",
 ) -> HostileRun:
     marker = f"m{uuid.uuid4().hex[:8]}"
     path = tmp_path / "league.toml"
-    text = league_text(marker, cmd or hostile_cmd(program), limits, bot_limits, policy)
+    text = league_text(marker, cmd or hostile_cmd(program), limits, bot_limits, policy, sandbox)
     path.write_text(text)
     league = config.load(path)
     started = time.monotonic()
@@ -171,7 +174,7 @@ def test_crash_at_start_is_startup_and_disqualified(
         assert record["forfeit"][seat] and record["ranks"][seat] == 2
     assert "hostile" in run.outcome.disqualified
     notes = [n for record, seat in run.hostile_seats() for n in record["notes"][seat]]
-    assert any(re.search(r"disqualified after [2-4] failed starts", n) for n in notes)
+    assert any(re.search(r"disqualified after 2 failed starts", n) for n in notes)
     assert "exited before answering 'hello' (exit status 3)" in notes[0]
 
 
@@ -188,7 +191,7 @@ def test_crash_mid_game_is_crash_and_restarted(
 
 
 def test_never_answers_hello_is_startup(tmp_path: Path, reference: dict[str, Record]) -> None:
-    run = run_hostile(tmp_path, "silent_hello", limits={"startup_ms": 500})
+    run = run_hostile(tmp_path, "silent_hello", limits={"startup_ms": 1500})
     run.check(reference)
     assert run.verdicts() == [{"startup": 1}] * HOSTILE_GAMES
     assert "hostile" in run.outcome.disqualified
@@ -222,13 +225,15 @@ def test_answer_after_the_limit_is_one_timeout(
         ("wrong_shape", "protocol", "'index' must be an integer"),
         ("index_out_of_range", "illegal", "out of range"),
         ("action_not_in_list", "illegal", "not in the legal list"),
+        # without the sandbox only: bubblewrap's own process keeps the bot's stdout open, so
+        # a sandboxed bot that closes it and lives on is silent (timeout), not a crash
         ("close_stdout", "crash", "closed its output"),
     ],
 )
 def test_bad_answer_is_recorded_and_forfeits(
     tmp_path: Path, reference: dict[str, Record], program: str, verdict: str, note: str
 ) -> None:
-    run = run_hostile(tmp_path, program)
+    run = run_hostile(tmp_path, program, sandbox="none" if program == "close_stdout" else "")
     run.check(reference)
     assert run.verdicts() == [{verdict: 1}] * HOSTILE_GAMES
     for record, seat in run.hostile_seats():
