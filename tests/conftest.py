@@ -1,8 +1,9 @@
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 import pytest
@@ -43,3 +44,41 @@ def write_league(folder: Path, text: str) -> Path:
 
 
 PYTHON = sys.executable
+
+
+def processes_left(
+    marker: str, folder: Path | None = None, groups: Collection[int] = ()
+) -> list[str]:
+    """Running processes of one test: arguments containing ``marker``, a working directory
+    inside ``folder``, or a process group or session in ``groups`` (zombies excluded)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            stat = (entry / "stat").read_bytes()
+            args = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # gone meanwhile
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        state, group, session = fields[0], int(fields[2]), int(fields[3])
+        if state == b"Z":
+            continue
+        try:
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            cwd = ""
+        inside = folder is not None and (cwd + "/").startswith(f"{folder}/")
+        if marker in args or inside or group in groups or session in groups:
+            found.append(f"{entry.name} pgid={group} sid={session} cwd={cwd} {args}")
+    return found
+
+
+def sandbox_missing() -> str:
+    """Why the bubblewrap sandbox cannot run here ('' when it can)."""
+    from arena.game.sandbox import unusable_reason
+
+    return unusable_reason()
+
+
+needs_bwrap = pytest.mark.skipif(bool(sandbox_missing()), reason=sandbox_missing() or "-")

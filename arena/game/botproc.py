@@ -340,7 +340,9 @@ async def _startup_problem(
             await process.wait()
         if process.returncode is not None:
             if process.returncode == keeper.EXEC_FAILED and b"arena: cannot start" in tail:
-                said = bytes(tail[tail.rfind(b"arena: cannot start") + 7 :]).decode(errors="replace")
+                said = bytes(tail[tail.rfind(b"arena: cannot start") + 7 :]).decode(
+                    errors="replace"
+                )
                 return said.strip()
             return f"exited before answering 'hello' ({_exit_status(process.returncode)})"
     if isinstance(fault, BotTimeout):

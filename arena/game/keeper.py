@@ -13,10 +13,11 @@ inheriting stdin, stdout and stderr; the keeper itself lets go of stdin and stdo
 
 When the bot's own process exits, or the keeper gets SIGTERM, SIGHUP or SIGINT, the keeper
 kills every descendant it has (killing one re-parents that one's children to the keeper, so
-it repeats until none is left), then exits with the bot's status (or by the bot's signal), saying :data:`LEFT_BEHIND` on
-stderr if the bot had exited by itself and left processes running.
-The bot's pipes close with the last descendant: the referee sees end of file within moments
-of the bot exiting, whatever its children did.
+it repeats until none is left), then exits with the bot's status (or by the bot's signal),
+saying :data:`LEFT_BEHIND` on stderr if the bot had exited by itself and left processes
+running (after giving them 0.2 s to end by themselves). The bot's pipes close with the last
+descendant: the referee sees end of file within moments of the bot exiting, whatever its
+children did.
 
 Plain standard library, no ``arena`` imports: it runs under ``python -I -S`` for a fast start.
 """
@@ -65,7 +66,7 @@ def _children(me: int) -> list[int]:
 
 def _reap() -> tuple[list[tuple[int, int]], bool]:
     """Every exited child (pid, status) collected without blocking; and whether any is left."""
-    reaped = []
+    reaped: list[tuple[int, int]] = []
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)

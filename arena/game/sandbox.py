@@ -7,7 +7,8 @@ it is started from (read-only), and a private, size-bounded, writable ``/tmp`` t
 working directory, ``HOME`` and ``TMPDIR``. Nothing else of the host: no home folders, no
 other bots, no results folder. It has its own pid, network (no interface but a downed
 loopback), IPC and UTS namespaces. When the referee runs as root the bot runs as user and
-group 65534 (nobody), without capabilities. ``docs/robustness.md`` lists it all.
+group 65534 (nobody) with one capability, to read (never write) whatever is in its view, so
+that a bot folder only root may read still works. ``docs/robustness.md`` lists it all.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ _ETC = (
     "/etc/ld.so.conf.d",
     "/etc/alternatives",
     "/etc/localtime",
+    "/etc/ssl",  # certificates and openssl.cnf (node reads it at start-up)
 )
 _warned: list[str] = []
 
@@ -86,6 +88,7 @@ def wrap(argv: list[str], *, disk_mb: int, packages: tuple[str, ...]) -> list[st
             system += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             system += ["--ro-bind", path, path]
+    system += ["--perms", "0755", "--dir", "/etc"]
     for path in _ETC:
         system += ["--ro-bind-try", path, path]
     shown = _shown(argv, packages)
@@ -96,10 +99,21 @@ def wrap(argv: list[str], *, disk_mb: int, packages: tuple[str, ...]) -> list[st
     namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
     namespaces.append("--unshare-cgroup-try")
     if os.geteuid() == 0:
-        # root: no user namespace (it would map the bot back to root); drop to nobody inside
-        command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
-        command += argv
-        namespaces += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        # root: no user namespace (it would map the bot back to root); drop to nobody inside,
+        # keeping only the right to read what is in view (a bot's folder may be root's own)
+        command = [
+            "setpriv",
+            f"--reuid={NOBODY}",
+            f"--regid={NOBODY}",
+            "--clear-groups",
+            "--inh-caps=-all,+dac_read_search",
+            "--ambient-caps=+dac_read_search",
+            "--bounding-set=-all,+dac_read_search",
+            "--",
+            *argv,
+        ]
+        for capability in ("CAP_SETUID", "CAP_SETGID", "CAP_DAC_READ_SEARCH"):
+            namespaces += ["--cap-add", capability]
     else:
         command = argv
         namespaces.append("--unshare-user")
@@ -120,15 +134,18 @@ def wrap(argv: list[str], *, disk_mb: int, packages: tuple[str, ...]) -> list[st
 
 
 def _shown(argv: list[str], packages: tuple[str, ...]) -> list[str]:
-    """The host folders a bot needs, outside ``/usr``: interpreter, its own folder, packages."""
+    """The host folders a bot needs, outside ``/usr``: interpreter, program, its own folder
+    (its script's), packages."""
     wanted = {sys.prefix, sys.base_prefix, sys.exec_prefix, *packages}
     program = shutil.which(argv[0]) if argv else None
     if program is not None:
         wanted.add(str(Path(program).parent))
         wanted.add(str(Path(program).resolve().parent))
-    for arg in argv[1:]:
-        if os.path.isabs(arg) and os.path.exists(arg):
-            wanted.add(arg if os.path.isdir(arg) else str(Path(arg).parent))
+    # the bot's own folder: that of its script, the first file named by a full path (other
+    # arguments are not shown: data a bot reads belongs in its folder)
+    script = next((arg for arg in argv[1:] if os.path.isabs(arg) and os.path.isfile(arg)), None)
+    if script is not None:
+        wanted.add(str(Path(script).parent))
     existing = {os.path.normpath(path) for path in wanted if path and os.path.exists(path)}
     # a folder inside another shown one is shown already; /usr is shown whole
     kept = [
