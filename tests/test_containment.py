@@ -20,6 +20,7 @@ from arena.errors import BotStartup
 from arena.game.botproc import BotPool, BotProcess, IdleProcesses, StderrLog
 from arena.game.watchdog import Watchdog
 from arena.league.store import read_games
+from arena.record import GameRecord
 from tests.conftest import ROOT, processes_left
 
 HOSTILE = ROOT / "tests" / "hostile"
@@ -143,7 +144,7 @@ def hungry_league(folder: Path, marker: str, bots: int) -> Path:
 
 def run_with_descriptors(
     tmp_path: Path, bots: int, soft: int, hard: int, jobs: int
-) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]], str]:
+) -> tuple[subprocess.CompletedProcess[str], list[GameRecord], str]:
     marker = f"m{uuid.uuid4().hex[:8]}"
     path = hungry_league(tmp_path, marker, bots)
     numbers = [str(soft), str(hard), str(jobs)]
@@ -164,7 +165,7 @@ def test_a_low_soft_descriptor_limit_is_raised_to_the_hard_one(tmp_path: Path) -
     done, records, _ = run_with_descriptors(tmp_path, bots=8, soft=40, hard=4096, jobs=8)
     assert done.returncode == 0, done.stderr
     assert len(records) == 8 * 7
-    assert all(record["verdicts"] == [{}, {}] for record in records)
+    assert all(not s.verdicts for r in records for s in r.seats)
 
 
 def test_a_tight_hard_limit_is_never_a_verdict_against_a_bot(tmp_path: Path) -> None:
@@ -174,7 +175,7 @@ def test_a_tight_hard_limit_is_never_a_verdict_against_a_bot(tmp_path: Path) -> 
     done, records, _ = run_with_descriptors(tmp_path, bots=8, soft=64, hard=64, jobs=2)
     assert done.returncode == 0, done.stderr
     assert len(records) == 8 * 7
-    assert all(record["verdicts"] == [{}, {}] for record in records)
+    assert all(not s.verdicts for r in records for s in r.seats)
 
 
 def test_more_games_than_descriptors_allow_stop_with_a_clear_line_or_finish(
@@ -184,7 +185,7 @@ def test_more_games_than_descriptors_allow_stop_with_a_clear_line_or_finish(
     retried as others end; whatever happens, no bot gets a verdict and nothing crashes."""
     done, records, _ = run_with_descriptors(tmp_path, bots=8, soft=64, hard=64, jobs=8)
     assert "Traceback" not in done.stderr
-    assert all(record["verdicts"] == [{}, {}] for record in records), done.stderr
+    assert all(not s.verdicts for r in records for s in r.seats), done.stderr
     if done.returncode == 0:
         assert len(records) == 8 * 7
     else:
@@ -207,4 +208,4 @@ def test_forty_bots_at_jobs_8_with_ulimit_1024(tmp_path: Path) -> None:
     done, records, _ = run_with_descriptors(tmp_path, bots=40, soft=1024, hard=1024, jobs=8)
     assert done.returncode == 0, done.stderr
     assert len(records) == 40 * 39
-    assert all(record["verdicts"] == [{}, {}] for record in records)
+    assert all(not s.verdicts for r in records for s in r.seats)

@@ -9,7 +9,6 @@ The hostile programs live in ``tests/hostile/``.
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -18,7 +17,6 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import trio
@@ -27,6 +25,7 @@ from arena import config
 from arena.game.botproc import StderrLog
 from arena.league.runner import LeagueOutcome, run_league
 from arena.league.store import ResultsDir, read_games
+from arena.record import GameRecord
 from arena.tools.replay import replay_record
 from tests.conftest import ROOT, needs_bwrap, processes_left, processes_with
 
@@ -42,7 +41,7 @@ LIMITS = {
 GAMES = 6  # 3 pairs x 2 rotations
 HOSTILE_GAMES = 4
 
-Record = dict[str, Any]
+Games = dict[str, GameRecord]  # by id
 
 
 def league_text(
@@ -79,9 +78,10 @@ def hostile_cmd(program: str) -> str:
     return f"python {HOSTILE / program}.py"
 
 
-def comparable(record: Record) -> tuple[str, ...]:
-    keys = ("id", "seed", "seating", "moves", "scores", "ranks", "verdicts", "forfeit")
-    return tuple(json.dumps(record[k]) for k in keys)
+def comparable(record: GameRecord) -> tuple[object, ...]:
+    """What must not change for a game the hostile bot did not play in."""
+    seats = [(s.bot, s.score, s.rank, dict(s.verdicts), s.forfeit) for s in record.seats]
+    return (record.id, record.seed, record.moves, seats)
 
 
 def wait_no_processes(
@@ -110,7 +110,7 @@ def identities(log: Path) -> list[tuple[str, int, int, int, str]]:
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Record]]:
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
     """The same league with a well-behaved random bot named ``hostile``: games by id."""
     folder = tmp_path_factory.mktemp("reference")
     marker = f"m{uuid.uuid4().hex[:8]}"
@@ -123,8 +123,8 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Re
         trio.run(lambda: run_league(league, folder / "out", jobs=2))
         records = read_games(folder / "out")
         assert len(records) == GAMES
-        assert all(r["verdicts"] == [{}, {}] for r in records)
-        yield {r["id"]: r for r in records}
+        assert all(not s.verdicts for r in records for s in r.seats)
+        yield {r.id: r for r in records}
 
 
 class HostileRun:
@@ -158,26 +158,24 @@ class HostileRun:
         (every bot folder lies under the test's temp folder) and by process group."""
         return processes_left(self.marker, self.folder.parent, self.groups())
 
-    def hostile_seats(self) -> list[tuple[Record, int]]:
-        return [
-            (r, r["seating"].index("hostile")) for r in self.records if "hostile" in r["seating"]
-        ]
+    def hostile_seats(self) -> list[tuple[GameRecord, int]]:
+        return [(r, r.seating.index("hostile")) for r in self.records if "hostile" in r.seating]
 
     def verdicts(self) -> list[dict[str, int]]:
-        return [record["verdicts"][seat] for record, seat in self.hostile_seats()]
+        return [dict(record.seats[seat].verdicts) for record, seat in self.hostile_seats()]
 
-    def check(self, reference: dict[str, Record]) -> None:
+    def check(self, reference: Games) -> None:
         """The league finished, the bystanders are unaffected, nothing is left running."""
         assert self.outcome.played == self.outcome.scheduled == GAMES
-        assert sorted(r["id"] for r in self.records) == sorted(reference)
+        assert sorted(r.id for r in self.records) == sorted(reference)
         for record in self.records:
-            assert replay_record(record) == [], record["id"]
-            if "hostile" in record["seating"]:
-                bystander = 1 - record["seating"].index("hostile")
-                assert record["verdicts"][bystander] == {}, record
-                assert not record["forfeit"][bystander]
+            assert replay_record(record) == [], record.id
+            if "hostile" in record.seating:
+                bystander = 1 - record.seating.index("hostile")
+                assert record.seats[bystander].verdicts == {}, record
+                assert not record.seats[bystander].forfeit
             else:
-                assert comparable(record) == comparable(reference[record["id"]])
+                assert comparable(record) == comparable(reference[record.id])
         assert wait_no_processes(self.marker, self.folder.parent, self.groups()) == []
 
 
@@ -211,23 +209,19 @@ def run_hostile(
 pytestmark = pytest.mark.usefixtures("toy_engine", "in_repo")
 
 
-def test_crash_at_start_is_startup_and_disqualified(
-    tmp_path: Path, reference: dict[str, Record]
-) -> None:
+def test_crash_at_start_is_startup_and_disqualified(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "crash_at_start")
     run.check(reference)
     for record, seat in run.hostile_seats():
-        assert record["verdicts"][seat] == {"startup": 1}
-        assert record["forfeit"][seat] and record["ranks"][seat] == 2
+        assert record.seats[seat].verdicts == {"startup": 1}
+        assert record.seats[seat].forfeit and record.ranks[seat] == 2
     assert "hostile" in run.outcome.disqualified
-    notes = [n for record, seat in run.hostile_seats() for n in record["notes"][seat]]
+    notes = [n for record, seat in run.hostile_seats() for n in record.seats[seat].notes]
     assert any(re.search(r"disqualified after 2 failed starts", n) for n in notes)
     assert "exited before answering 'hello' (exit status 3)" in notes[0]
 
 
-def test_crash_mid_game_is_crash_and_restarted(
-    tmp_path: Path, reference: dict[str, Record]
-) -> None:
+def test_crash_mid_game_is_crash_and_restarted(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "crash_mid_game")
     run.check(reference)
     verdicts = run.verdicts()
@@ -237,26 +231,24 @@ def test_crash_mid_game_is_crash_and_restarted(
     assert run.outcome.disqualified == {}
 
 
-def test_never_answers_hello_is_startup(tmp_path: Path, reference: dict[str, Record]) -> None:
+def test_never_answers_hello_is_startup(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "silent_hello", limits={"startup_ms": 1500})
     run.check(reference)
     assert run.verdicts() == [{"startup": 1}] * HOSTILE_GAMES
     assert "hostile" in run.outcome.disqualified
 
 
-def test_hangs_mid_game_is_timeout(tmp_path: Path, reference: dict[str, Record]) -> None:
+def test_hangs_mid_game_is_timeout(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "hang_mid_game")
     run.check(reference)
     verdicts = run.verdicts()
     assert all(set(v) <= {"timeout"} for v in verdicts), verdicts
     assert sum(v.get("timeout", 0) for v in verdicts) >= HOSTILE_GAMES
     for record, seat in run.hostile_seats():
-        assert not record["forfeit"][seat]  # timeout policy "random": substituted, not out
+        assert not record.seats[seat].forfeit  # timeout policy "random": substituted, not out
 
 
-def test_answer_after_the_limit_is_one_timeout(
-    tmp_path: Path, reference: dict[str, Record]
-) -> None:
+def test_answer_after_the_limit_is_one_timeout(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "late_answer")
     run.check(reference)
     verdicts = run.verdicts()
@@ -278,17 +270,17 @@ def test_answer_after_the_limit_is_one_timeout(
     ],
 )
 def test_bad_answer_is_recorded_and_forfeits(
-    tmp_path: Path, reference: dict[str, Record], program: str, verdict: str, note: str
+    tmp_path: Path, reference: Games, program: str, verdict: str, note: str
 ) -> None:
     run = run_hostile(tmp_path, program, sandbox="none" if program == "close_stdout" else "")
     run.check(reference)
     assert run.verdicts() == [{verdict: 1}] * HOSTILE_GAMES
     for record, seat in run.hostile_seats():
-        assert record["forfeit"][seat] and record["ranks"][seat] == 2
-        assert note in record["notes"][seat][0]
+        assert record.seats[seat].forfeit and record.ranks[seat] == 2
+        assert note in record.seats[seat].notes[0]
 
 
-def test_unsolicited_lines_are_protocol(tmp_path: Path, reference: dict[str, Record]) -> None:
+def test_unsolicited_lines_are_protocol(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "extra_lines")
     run.check(reference)
     verdicts = run.verdicts()
@@ -314,7 +306,7 @@ finally:
 
 
 def test_giant_line_is_protocol_and_referee_memory_stays_bounded(
-    tmp_path: Path, reference: dict[str, Record]
+    tmp_path: Path, reference: Games
 ) -> None:
     """A 100 MB line without a newline, written four times over: the referee (run as
     ``arena run`` in its own process) keeps at most one capped line (1 MiB) plus a 64 KiB
@@ -340,12 +332,12 @@ def test_giant_line_is_protocol_and_referee_memory_stays_bounded(
     run.check(reference)
     assert run.verdicts() == [{"protocol": 1}] * HOSTILE_GAMES
     for record, seat in run.hostile_seats():
-        assert "longer than 1048576 bytes" in record["notes"][seat][0]
+        assert "longer than 1048576 bytes" in record.seats[seat].notes[0]
     print(f"referee peak RSS with a 100 MB line: {peak_mb:.1f} MB")
     assert peak_mb < 100
 
 
-def test_stderr_flood_is_capped_and_harmless(tmp_path: Path, reference: dict[str, Record]) -> None:
+def test_stderr_flood_is_capped_and_harmless(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "stderr_flood", bot_limits="stderr_bytes = 65536")
     run.check(reference)
     assert run.verdicts() == [{}] * HOSTILE_GAMES
@@ -354,24 +346,20 @@ def test_stderr_flood_is_capped_and_harmless(tmp_path: Path, reference: dict[str
     assert b"stderr cap reached" in log.read_bytes()
 
 
-def test_forked_child_holding_the_pipes_is_killed(
-    tmp_path: Path, reference: dict[str, Record]
-) -> None:
+def test_forked_child_holding_the_pipes_is_killed(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "fork_child")
     run.check(reference)  # includes: no process with the marker, the child included
     assert run.verdicts() == [{}] * HOSTILE_GAMES
 
 
-def test_allocating_10_gb_fails_under_the_memory_limit(
-    tmp_path: Path, reference: dict[str, Record]
-) -> None:
+def test_allocating_10_gb_fails_under_the_memory_limit(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "alloc_10gb", bot_limits="memory_mb = 256")
     run.check(reference)
     assert run.verdicts() == [{"crash": 1}] * HOSTILE_GAMES
     assert b"MemoryError" in (run.folder / "logs" / "hostile.log").read_bytes()
 
 
-def test_cpu_spinner_times_out_and_is_ended(tmp_path: Path, reference: dict[str, Record]) -> None:
+def test_cpu_spinner_times_out_and_is_ended(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "spin_cpu", bot_limits="cpu_s = 1")
     run.check(reference)
     verdicts = run.verdicts()
@@ -379,9 +367,7 @@ def test_cpu_spinner_times_out_and_is_ended(tmp_path: Path, reference: dict[str,
     assert all(set(v) <= {"timeout", "crash"} for v in verdicts), verdicts
 
 
-def test_bot_ignoring_bye_is_killed_after_the_grace(
-    tmp_path: Path, reference: dict[str, Record]
-) -> None:
+def test_bot_ignoring_bye_is_killed_after_the_grace(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "ignores_bye")
     run.check(reference)
     assert run.verdicts() == [{}] * HOSTILE_GAMES
@@ -440,24 +426,22 @@ SLOW_CLOCK = {"move_ms": 2000, "bank_ms": 2000}  # waiting for a deadline would 
 
 @pytest.mark.parametrize("sandbox", BOTH)
 def test_fork_and_exit_is_a_crash_noticed_at_once(
-    tmp_path: Path, reference: dict[str, Record], sandbox: str
+    tmp_path: Path, reference: Games, sandbox: str
 ) -> None:
     run = run_hostile(tmp_path, "fork_and_exit", limits=SLOW_CLOCK, sandbox=sandbox)
     assert run.left_running() == []  # the child holding the pipes is gone with the bot
     run.check(reference)
     assert run.verdicts() == [{"crash": 1}] * HOSTILE_GAMES
     for record, seat in run.hostile_seats():
-        assert "closed its output" in record["notes"][seat][0]
+        assert "closed its output" in record.seats[seat].notes[0]
         # noticed when the bot exited, not at the decision's deadline (2 s + a 2 s bank)
-        assert record["wall_ms"] < SLOW_CLOCK["move_ms"], record["wall_ms"]
+        assert record.wall_ms < SLOW_CLOCK["move_ms"], record.wall_ms
     said = identities(run.folder / "logs" / "hostile.log")
     assert {who for who, *_ in said} == {"bot", "child"}
 
 
 @pytest.mark.parametrize("sandbox", BOTH)
-def test_setsid_escape_ends_with_the_bot(
-    tmp_path: Path, reference: dict[str, Record], sandbox: str
-) -> None:
+def test_setsid_escape_ends_with_the_bot(tmp_path: Path, reference: Games, sandbox: str) -> None:
     run = run_hostile(tmp_path, "setsid_escape", sandbox=sandbox)
     # nothing is waited for: the keeper has killed the escapees before the bot's end returns
     assert run.left_running() == []
@@ -472,7 +456,7 @@ def test_setsid_escape_ends_with_the_bot(
 
 @needs_bwrap
 def test_disk_filler_in_the_sandbox_fills_only_its_own_bounded_tmp(
-    tmp_path: Path, reference: dict[str, Record]
+    tmp_path: Path, reference: Games
 ) -> None:
     run = run_hostile(
         tmp_path, "disk_filler", limits=SLOW_CLOCK, bot_limits="disk_mb = 8", sandbox="auto"
@@ -484,13 +468,13 @@ def test_disk_filler_in_the_sandbox_fills_only_its_own_bounded_tmp(
     stops = re.findall(r"filler: stopped after (\d+) MB: No space left on device", log)
     assert stops and all(int(mb) <= 8 for mb in stops), log  # once per process
     for record, _ in run.hostile_seats():
-        assert record["wall_ms"] < SLOW_CLOCK["move_ms"]
+        assert record.wall_ms < SLOW_CLOCK["move_ms"]
     # nothing of it reached the host's disk
     assert sum(f.stat().st_size for f in (tmp_path / "temp").rglob("*") if f.is_file()) == 0
 
 
 def test_disk_filler_without_the_sandbox_is_charged_and_cleaned_up(
-    tmp_path: Path, reference: dict[str, Record]
+    tmp_path: Path, reference: Games
 ) -> None:
     run = run_hostile(
         tmp_path,
@@ -505,14 +489,14 @@ def test_disk_filler_without_the_sandbox_is_charged_and_cleaned_up(
     # every process fills its folder in its first game and is charged at that game's end
     assert run.verdicts() == [{"crash": 1}] * HOSTILE_GAMES
     for record, seat in run.hostile_seats():
-        assert "over disk_mb = 4" in record["notes"][seat][0]
-        assert not record["forfeit"][seat]  # the game itself was played out
-        assert record["wall_ms"] < SLOW_CLOCK["move_ms"]
+        assert "over disk_mb = 4" in record.seats[seat].notes[0]
+        assert not record.seats[seat].forfeit  # the game itself was played out
+        assert record.wall_ms < SLOW_CLOCK["move_ms"]
     assert not any((tmp_path / "temp").rglob("fill-*"))  # each folder removed with its process
 
 
 def test_unwritable_stderr_log_never_stops_the_league(
-    tmp_path: Path, reference: dict[str, Record], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, reference: Games, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Logs on a full disk (``/dev/full``: every write fails with ENOSPC)."""
     monkeypatch.setattr(ResultsDir, "log_path", lambda self, name: Path("/dev/full"))

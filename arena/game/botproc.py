@@ -37,6 +37,7 @@ from arena import protocol
 from arena.config import BotSpec, Limits
 from arena.errors import (
     BotCrash,
+    BotDisqualified,
     BotFault,
     BotProtocolError,
     BotStartup,
@@ -456,9 +457,6 @@ async def host_bot(
             guard.forget(process.pid)
 
 
-DISQUALIFIED = "disqualified"  # marks the forfeit note of a bot that kept failing to start
-
-
 def idle_cap() -> int:
     """How many idle bot processes a referee keeps: what its descriptors allow.
 
@@ -576,7 +574,7 @@ class BotPool:
             if bot is not None:
                 return bot
             if self.disqualified:
-                raise BotStartup(f"{DISQUALIFIED} after {self.start_failures} failed starts")
+                raise BotDisqualified(f"disqualified after {self.start_failures} failed starts")
             if self.start_failures + self._starting < self.spec.limits.max_start_failures:
                 break
             await self._start_ended.wait()  # a start in flight may yet disqualify the bot
