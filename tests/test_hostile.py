@@ -34,7 +34,7 @@ HOSTILE = ROOT / "tests" / "hostile"
 LIMITS = {
     "move_ms": 250,
     "bank_ms": 250,
-    "startup_ms": 2000,
+    "startup_ms": 5000,
     "bye_ms": 300,
     "max_start_failures": 2,
 }
@@ -232,7 +232,7 @@ def test_crash_mid_game_is_crash_and_restarted(tmp_path: Path, reference: Games)
 
 
 def test_never_answers_hello_is_startup(tmp_path: Path, reference: Games) -> None:
-    run = run_hostile(tmp_path, "silent_hello", limits={"startup_ms": 1500})
+    run = run_hostile(tmp_path, "silent_hello", limits={"startup_ms": 3000})
     run.check(reference)
     assert run.verdicts() == [{"startup": 1}] * HOSTILE_GAMES
     assert "hostile" in run.outcome.disqualified

@@ -47,9 +47,9 @@ def test_sandboxed_bot_sees_only_its_own(tmp_path: Path) -> None:
         str(ROOT / "pyproject.toml"),
         str(Path.home() / ".bashrc"),
     ]
-    probe_args = [f"--write {outside}"]
-    probe_args += [f"--read {path}" for path in secret_reads]
-    probe_args += [f"--list {path}" for path in (ROOT, Path.home(), "/", tmp_path)]
+    probe_args = [f"--write={outside}"]
+    probe_args += [f"--read={path}" for path in secret_reads]
+    probe_args += [f"--list={path}" for path in (ROOT, Path.home(), "/", tmp_path)]
     path = tmp_path / "league.toml"
     path.write_text(
         'name = "sb"\nengine = "toy"\nplayers = 2\n'  # no sandbox key: "auto" is the default
@@ -94,7 +94,7 @@ def test_sandboxed_bot_sees_only_its_own(tmp_path: Path) -> None:
 @needs_bwrap
 def test_check_bot_reports_what_the_sandbox_refused(tmp_path: Path) -> None:
     marker = f"m{uuid.uuid4().hex[:8]}"
-    command = f"python {PROBE} --read /etc/shadow --write {ROOT / 'x'} {marker}"
+    command = f"python {PROBE} --read=/etc/shadow --write={ROOT / 'x'} {marker}"
     result = CliRunner().invoke(
         main, ["check-bot", command, "--engine", "toy", "--games", "1", "--startup-ms", "10000"]
     )

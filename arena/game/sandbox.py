@@ -134,18 +134,19 @@ def wrap(argv: list[str], *, disk_mb: int, packages: tuple[str, ...]) -> list[st
 
 
 def _shown(argv: list[str], packages: tuple[str, ...]) -> list[str]:
-    """The host folders a bot needs, outside ``/usr``: interpreter, program, its own folder
-    (its script's), packages."""
+    """The host paths a bot needs, outside ``/usr``: interpreter, program, its own folder
+    (its script's), files named on its command line, packages."""
     wanted = {sys.prefix, sys.base_prefix, sys.exec_prefix, *packages}
     program = shutil.which(argv[0]) if argv else None
     if program is not None:
         wanted.add(str(Path(program).parent))
         wanted.add(str(Path(program).resolve().parent))
-    # the bot's own folder: that of its script, the first file named by a full path (other
-    # arguments are not shown: data a bot reads belongs in its folder)
-    script = next((arg for arg in argv[1:] if os.path.isabs(arg) and os.path.isfile(arg)), None)
-    if script is not None:
-        wanted.add(str(Path(script).parent))
+    # the bot's own folder: that of its script, the first file named by a full path; any
+    # other file so named is shown alone (a folder named on the command line is not shown)
+    named = [arg for arg in argv[1:] if os.path.isabs(arg) and os.path.isfile(arg)]
+    if named:
+        wanted.add(str(Path(named[0]).parent))
+        wanted.update(named[1:])
     existing = {os.path.normpath(path) for path in wanted if path and os.path.exists(path)}
     # a folder inside another shown one is shown already; /usr is shown whole
     kept = [

@@ -1,8 +1,9 @@
 """Sandbox test bot: before ``ready`` tries what a sandbox must refuse, reports each try on
 stderr (``probe: <what> refused|ok: <detail>``), then plays well.
 
-Arguments: ``--write PATH`` (outside its folder), ``--read PATH`` and ``--list PATH`` (any
-number of each), then anything (a marker).
+Arguments: ``--write=PATH`` (outside its folder), ``--read=PATH`` and ``--list=PATH`` (any
+number of each; one word each, so that the sandbox does not show the paths as files named on
+the bot's command line), then anything (a marker).
 """
 
 import os
@@ -17,7 +18,7 @@ def say(line: str) -> None:
 
 
 def paths(flag: str) -> list[str]:
-    return [sys.argv[i + 1] for i, arg in enumerate(sys.argv[:-1]) if arg == flag]
+    return [arg.split("=", 1)[1] for arg in sys.argv[1:] if arg.startswith(f"{flag}=")]
 
 
 def probe(message: Message) -> None:
