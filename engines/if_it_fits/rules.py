@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -28,6 +28,8 @@ from engines.base import (
     IllegalAction,
     OptionSpec,
     Result,
+    SampleMemo,
+    State,
     derive_rng,
     ranks_from_scores,
     resolve_options,
@@ -600,6 +602,9 @@ def _box_json(box: Box, entry_at: Mapping[int, int]) -> list[Any]:
     return view
 
 
+_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
+
+
 class IfItFitsEngine:
     """The engine object registered as ``if-it-fits``."""
 
@@ -617,3 +622,24 @@ class IfItFitsEngine:
             raise ValueError(f"if-it-fits needs 2 to 5 players, got {players}")
         resolved = resolve_options(self.option_specs(), options)
         return IfItFitsState(players, seed, resolved)
+
+    def sample_state(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> State:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
+        rebuilt once per list of observations, each call draws the hidden parts afresh."""
+        from engines.if_it_fits import sampling  # sampling imports this module
+
+        return _SAMPLES.sample(
+            seat,
+            observations,
+            rng,
+            lambda: sampling.sample_state(
+                self.new_game(players, 0, options), seat, observations, rng
+            ),
+        )

@@ -6,14 +6,19 @@ the data table in :mod:`engines.space_five.data`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import OptionSpec, resolve_options
+from engines.base import OptionSpec, SampleMemo, State, resolve_options
+from engines.space_five import sampling
 from engines.space_five.data import value
 from engines.space_five.rules import SpaceFiveState
 
 __all__ = ["ENGINE", "SpaceFiveEngine", "SpaceFiveState"]
+
+
+_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
 class SpaceFiveEngine:
@@ -21,7 +26,7 @@ class SpaceFiveEngine:
 
     name = "space-five"
     title = "Space Five (Piątka z kosmosu)"
-    version = "2"
+    version = "3"
     min_players = 1
     max_players = 4
 
@@ -51,6 +56,25 @@ class SpaceFiveEngine:
                 f"space-five takes {self.min_players}-{self.max_players} players, got {players}"
             )
         return SpaceFiveState(players, seed, resolve_options(self.option_specs(), options))
+
+    def sample_state(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> State:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
+        rebuilt once per list of observations, each call draws the hidden parts afresh."""
+        return _SAMPLES.sample(
+            seat,
+            observations,
+            rng,
+            lambda: sampling.sample_state(
+                self.new_game(players, 0, options), seat, observations, rng
+            ),
+        )
 
 
 ENGINE = SpaceFiveEngine()
