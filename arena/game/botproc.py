@@ -525,7 +525,7 @@ def shared_idle() -> IdleProcesses:
         return idle
 
 
-_START_TRIES = 6  # a referee short of resources waits 0.2 s, 0.4 s ... 6.4 s in all
+_START_TRIES = 7  # a referee short of resources retries after 0.2 s, 0.4 s ... 6.4 s
 
 
 class BotPool:
@@ -599,11 +599,13 @@ class BotPool:
             outcome = await self._nursery.start(
                 host_bot, self.spec, self._hello, workdir, self.log, self._guard, self._live
             )
-            if not isinstance(outcome, ResourceShortage):
-                return outcome
+            if not isinstance(outcome, ResourceShortage) or attempt + 1 == _START_TRIES:
+                break
             self._idle_all.shed()  # their descriptors come back as they end
             await trio.sleep(0.2 * 2**attempt)
-        raise outcome
+        if isinstance(outcome, ResourceShortage):
+            raise outcome
+        return outcome
 
     def release(self, bot: BotProcess) -> None:
         """Give a process back after a game; a broken or exited one is ended instead."""
