@@ -360,6 +360,16 @@ def _exit_status(code: int) -> str:
     return f"exit status {code}"
 
 
+def _missing_program(program: str) -> str:
+    """Why ``program`` cannot be executed ('' when it can), said before the keeper (and the
+    sandbox) would only report an exit status."""
+    if shutil.which(program) is not None:
+        return ""
+    if os.sep in program and os.path.exists(program):
+        return os.strerror(errno.EACCES)
+    return os.strerror(errno.ENOENT)
+
+
 # the referee's own shortages when starting a process: never the bot's fault
 _SHORTAGES = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN}
 
@@ -392,6 +402,10 @@ async def host_bot(
     that did; in every case the process is gone and its folder removed when this returns.
     """
     limits = spec.limits
+    missing = _missing_program(spec.argv()[0])
+    if missing:
+        task_status.started(BotStartup(f"cannot start {spec.argv()[0]!r}: {missing}"))
+        return
     try:
         mode = sandbox.resolve(spec.sandbox)
         workdir.mkdir(parents=True, exist_ok=True)
