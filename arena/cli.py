@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from engines.base import Engine
 
 F = TypeVar("F", bound=Callable[..., Any])
+REPORT_GAMES = 12
+"""Games the HTML report embeds a viewer for, unless ``arena report --games`` says."""
 
 
 class ArenaGroup(click.Group):
@@ -75,6 +77,9 @@ def main() -> None:
     help="Record every line each seat sent and got (for arena replay-seat).",
 )
 @click.option(
+    "--no-report", is_flag=True, help="Do not write the HTML report (FOLDER/report.html)."
+)
+@click.option(
     "--workers",
     type=click.IntRange(1, 1024),
     default=None,
@@ -95,6 +100,7 @@ def run(
     out: str | None,
     fresh: bool,
     transcripts: bool,
+    no_report: bool,
     workers: int | None,
     scheduler: str | None,
 ) -> None:
@@ -122,7 +128,20 @@ def run(
     league = config_module.load(config)
     folder = Path(out) if out else Path("results") / league.name
     jobs = jobs or os.cpu_count() or 1
-    progress = Progress(league.name)
+    progress: Progress | None = Progress(league.name)
+    people = None
+    if league.people:
+        if workers is not None or scheduler is not None:
+            raise ConfigError(
+                f'{config}: {", ".join(league.people)} (cmd = "human") play at this '
+                "terminal; run this league without --workers or --scheduler"
+            )
+        from arena.show.human import TerminalConsole, human_seats
+
+        # one terminal: the person's games one at a time, no progress line between prompts
+        jobs, progress = 1, None
+        people = human_seats(TerminalConsole())
+        click.echo(f"arena: {', '.join(league.people)} at this terminal: one game at a time")
     if workers is not None or scheduler is not None:
         from arena.league.cluster import run_cluster_league
 
@@ -147,10 +166,12 @@ def run(
                 progress=progress,
                 say=_say,
                 transcripts=transcripts,
+                people=people,
             )
         )
     if outcome.interrupted:
-        progress.finish()
+        if progress is not None:
+            progress.finish()
         click.echo(
             f"arena: stopped; {outcome.played + outcome.skipped} of {outcome.scheduled} games "
             f"are stored in {folder}. Resume with: arena run {shlex.quote(config)}"
@@ -166,6 +187,8 @@ def run(
         f"{outcome.played} games played, {outcome.skipped} already stored, in {folder}", err=True
     )
     _print_standings(folder, "table", write=True)
+    if not no_report:
+        click.echo(f"report: {_write_report(folder, None, REPORT_GAMES)}", err=True)
 
 
 @main.command()
@@ -244,9 +267,21 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
     "--bot",
     "bots",
     multiple=True,
-    required=True,
     metavar="CMD",
     help="One per seat, a command line split as a shell would.",
+)
+@click.option(
+    "--human",
+    metavar="NAME",
+    default=None,
+    help="Seat yourself (as NAME) at this terminal; no clock applies to you.",
+)
+@click.option(
+    "--human-seat",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Which seat the --human player takes; the bots fill the others in order.",
 )
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option(
@@ -262,6 +297,8 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
 def play(
     engine: str,
     bots: tuple[str, ...],
+    human: str | None,
+    human_seat: int,
     seed: int,
     options: tuple[str, ...],
     show: bool,
@@ -270,10 +307,14 @@ def play(
 ) -> None:
     """Play one game of ENGINE between bot commands and print the result.
 
+    With --human NAME you take a seat yourself: before each of your decisions you see what
+    happened, the table as your seat sees it and your choices, numbered.
+
     \b
     Example:
       arena play space-five --bot 'python -m bots.random' \\
           --bot 'python -m bots.space_five_greedy' --seed 7 --show
+      arena play cat-yard --human Ann --bot 'python -m bots.random'
     """
     import trio
 
@@ -281,10 +322,24 @@ def play(
     from arena.tools.match import play_match
 
     game_engine = load_engine(engine)
-    resolved = _checked(game_engine, len(bots), _parse_options(options))
+    players = len(bots) + (human is not None)
+    if human is not None and show:
+        raise ConfigError("--show draws every hand; it cannot be used with --human")
+    if human is not None and human_seat >= players:
+        raise ConfigError(f"--human-seat {human_seat}: seats are 0..{players - 1}")
+    resolved = _checked(game_engine, players, _parse_options(options))
+    positions = [i for i in range(players) if human is None or i != human_seat]
     specs = [
-        BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd)) for i, cmd in enumerate(bots)
+        BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd))
+        for i, cmd in zip(positions, bots, strict=True)
     ]
+    person = None
+    if human is not None:
+        from arena.show.human import HumanSeat, TerminalConsole
+
+        names = [cmd.split()[-1] for cmd in bots]
+        names.insert(human_seat, human)
+        person = (human_seat, HumanSeat(human, engine, TerminalConsole(), names))
     on_step = _Narrator() if show else None
     record = trio.run(
         lambda: play_match(
@@ -295,9 +350,17 @@ def play(
             Limits(move_ms=move_ms, bank_ms=bank_ms),
             Policy(),
             on_step,
+            person,
         )
     )
-    _print_game(record, [shlex.join(spec.cmd) for spec in specs])
+    commands = [shlex.join(spec.cmd) for spec in specs]
+    if human is not None:
+        commands.insert(human_seat, f"(you, {human})")
+    _print_game(record, commands)
+    if human is not None and record.seats[human_seat].forfeit:
+        import engines as registry
+
+        click.echo(registry.guide(engine).end_line(record.detail))
 
 
 class _Narrator:
@@ -385,30 +448,107 @@ def list_engines() -> None:
 @main.command()
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.argument("game_id")
-def replay(folder: str, game_id: str) -> None:
+@click.option("--show", is_flag=True, help="Narrate the game move by move and draw the table.")
+def replay(folder: str, game_id: str, show: bool) -> None:
     """Re-simulate stored game GAME_ID of FOLDER from its seed and moves.
 
     Exit status 0 when the stored result is reproduced, 1 when it is not.
 
     \b
     Example:
-      arena replay results/demo t0-b0-r1
+      arena replay results/demo t0-b0-r1 --show
     """
-    from arena.league.store import read_games, read_league
-    from arena.tools.replay import replay_record
+    from arena.league.store import read_league
+    from arena.tools.replay import narrate, replay_record
 
     read_league(Path(folder))
-    records = [r for r in read_games(Path(folder), warn=_say) if r.id == game_id]
-    if not records:
-        raise UserError(f"{folder}: no stored game with id {game_id!r}")
-    problems = replay_record(records[0])
+    record = _stored_game(Path(folder), game_id)
+    if show:
+        for line in narrate(record):
+            click.echo(line)
+    problems = replay_record(record)
     if problems:
         click.echo(f"{game_id}: does NOT reproduce: " + "; ".join(problems))
         sys.exit(1)
     click.echo(
         f"{game_id}: reproduces the stored result "
-        f"(scores {list(records[0].scores)}, ranks {list(records[0].ranks)})"
+        f"(scores {list(record.scores)}, ranks {list(record.ranks)})"
     )
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where to write the report (default: FOLDER/report.html).",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(0, 500),
+    default=REPORT_GAMES,
+    show_default=True,
+    help="Games the report embeds a viewer for (worst losses, upsets, pairings).",
+)
+def report(folder: str, output: str | None, games: int) -> None:
+    """Write a self-contained HTML report of the league stored in FOLDER.
+
+    \b
+    Example:
+      arena report results/demo -o demo.html
+    """
+    click.echo(str(_write_report(Path(folder), Path(output) if output else None, games)))
+
+
+def _write_report(folder: Path, output: Path | None, games: int) -> Path:
+    from arena.league import store
+    from arena.show.html.report import build_report
+    from arena.stats.ratings import compute_standings
+
+    league = store.read_league(folder)
+    records = store.read_games(folder, warn=_say)
+    page = build_report(folder, league, records, compute_standings(records), games=games)
+    path = output or folder / "report.html"
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("game_id")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where to write the page (default: FOLDER/view-GAME_ID.html).",
+)
+def view(folder: str, game_id: str, output: str | None) -> None:
+    """Write a self-contained HTML page that steps through stored game GAME_ID.
+
+    \b
+    Example:
+      arena view results/demo t0-b0-r1
+    """
+    from arena.league.store import read_league
+    from arena.show.html.viewer import viewer_page
+
+    league = read_league(Path(folder))
+    record = _stored_game(Path(folder), game_id)
+    path = Path(output) if output else Path(folder) / f"view-{game_id}.html"
+    path.write_text(viewer_page(record, league), encoding="utf-8")
+    click.echo(str(path))
+
+
+def _stored_game(folder: Path, game_id: str) -> GameRecord:
+    from arena.league.store import read_games
+
+    for record in read_games(folder, warn=_say):
+        if record.id == game_id:
+            return record
+    raise UserError(f"{folder}: no stored game with id {game_id!r}")
 
 
 @main.command(name="replay-seat")

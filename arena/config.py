@@ -22,6 +22,7 @@ from arena.errors import ConfigError
 from engines.base import Engine, OptionError, resolve_options
 
 MODES = ("round-robin", "gauntlet", "sprt")
+HUMAN = "human"  # cmd = "human": a person at the terminal plays this seat
 POLICIES = ("forfeit", "random")
 
 
@@ -96,6 +97,11 @@ class BotSpec:
     overrides: Mapping[str, int] = field(default_factory=dict)
     sandbox: str = "auto"  # see arena.game.sandbox
 
+    @property
+    def is_human(self) -> bool:
+        """A person at the terminal (``cmd = "human"``), not a program."""
+        return self.cmd == (HUMAN,)
+
     def argv(self) -> list[str]:
         """The command to execute; a leading ``python``/``python3`` means this interpreter."""
         head, *rest = self.cmd
@@ -140,6 +146,11 @@ class LeagueConfig:
 
     def bot(self, name: str) -> BotSpec:
         return next(b for b in self.bots if b.name == name)
+
+    @property
+    def people(self) -> tuple[str, ...]:
+        """The names of the seats played by a person (``cmd = "human"``)."""
+        return tuple(b.name for b in self.bots if b.is_human)
 
     def to_toml(self) -> dict[str, Any]:
         """The resolved config, as written to ``league.toml``."""
@@ -437,7 +448,8 @@ def _bots(top: _Reader, limits: Limits, sandbox: str) -> tuple[BotSpec, ...]:
         if name in seen:
             raise reader.fail("name", f"duplicate bot name {name!r}; names must be unique")
         seen.add(name)
-        cmd = parse_command(reader.get("cmd", str), reader.fail)
+        raw_cmd = reader.get("cmd", str)
+        cmd = (HUMAN,) if raw_cmd.strip() == HUMAN else parse_command(raw_cmd, reader.fail)
         own = reader.get("limits", dict, {})
         own_reader = _Reader(top.source, own, f"bots[{i}].limits.")
         own_limits = _limits(own_reader, limits, RESOURCE_KEYS)

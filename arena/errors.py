@@ -17,8 +17,9 @@
         │                    (engines raise engines.base.IllegalAction; the referee maps it here)
         ├── BotProtocolError "protocol": not JSON, wrong shape, line too long
         ├── BotCrash         "crash": the process exited or closed its output
-        └── BotStartup       "startup": no valid ``ready`` within the start-up limit
-            └── BotDisqualified  not started again: it failed to start too often
+        ├── BotStartup       "startup": no valid ``ready`` within the start-up limit
+        │   └── BotDisqualified  not started again: it failed to start too often
+        └── Resigned         "resign": a person at a human seat gave up (always a forfeit)
 
 ``cli.py`` catches :class:`UserError` once and prints its message; bot faults never reach the
 user as exceptions: the referee turns them into verdicts.
@@ -88,6 +89,12 @@ class BotDisqualified(BotStartup):
 
     Its verdict stays ``startup``; the seat's forfeit reason says ``disqualified``.
     """
+
+
+class Resigned(BotFault):
+    """A person resigned; the referee forfeits the seat whatever the league's policy."""
+
+    verdict = "resign"
 
 
 VERDICTS: tuple[str, ...] = ("timeout", "illegal", "protocol", "crash", "startup")

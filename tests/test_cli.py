@@ -112,7 +112,7 @@ def test_play_show_narrates_every_decision_and_ends_in_words(in_repo: Path) -> N
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].startswith("Space Five") and "seat 0 to act" in lines[0]
+    assert lines[0].startswith("Space Five") and lines[1].startswith("seat 0 to act")
     over = next(i for i, line in enumerate(lines) if line.startswith("game over after "))
     decisions = int(lines[over].split()[3])
     narrated = [line for line in lines[:over] if re.match(r"^ {0,3}\d+  seat \d ", line)]
@@ -131,7 +131,9 @@ def test_engines_lists_every_engine() -> None:
         assert name in result.output
 
 
-@pytest.mark.parametrize("command", ["run", "play", "standings", "engines", "replay"])
+@pytest.mark.parametrize(
+    "command", ["run", "play", "standings", "engines", "replay", "report", "view"]
+)
 def test_every_command_has_help_with_an_example(command: str) -> None:
     result = CliRunner().invoke(main, [command, "--help"])
     assert result.exit_code == 0 and "Example:" in result.output
