@@ -33,6 +33,15 @@ class ArenaGroup(click.Group):
         except UserError as exc:
             click.echo(f"arena: error: {exc}", err=True)
             ctx.exit(2)
+        except BaseExceptionGroup as group:  # a user error raised inside a nursery
+            mistakes, others = group.split(UserError)
+            if mistakes is None or others is not None:
+                raise
+            first: BaseException = mistakes
+            while isinstance(first, BaseExceptionGroup):
+                first = first.exceptions[0]
+            click.echo(f"arena: error: {first}", err=True)
+            ctx.exit(2)
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -591,6 +600,13 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
 @click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True)
 @click.option("--bank-ms", type=click.IntRange(0), default=10_000, show_default=True)
 @click.option("--startup-ms", type=click.IntRange(1), default=10_000, show_default=True)
+@click.option(
+    "--sandbox",
+    type=click.Choice(["auto", "bwrap", "none"]),
+    default="auto",
+    show_default=True,
+    help="Run the bot as a league would: in the bubblewrap sandbox where it works.",
+)
 def check_bot_command(
     command: str,
     engine: str,
@@ -600,6 +616,7 @@ def check_bot_command(
     move_ms: int,
     bank_ms: int,
     startup_ms: int,
+    sandbox: str,
 ) -> None:
     """Check that the bot CMD speaks the protocol and plays ENGINE cleanly.
 
@@ -630,6 +647,7 @@ def check_bot_command(
             seed=seed,
             limits=limits,
             say=click.echo,
+            sandbox=sandbox,
         )
     )
     sys.exit(0 if report.compliant else 1)
