@@ -43,17 +43,15 @@ class ArenaGroup(click.Group):
             message = exc.format_message().replace("\n", " ")
             click.echo(f"arena: error: {message} (see '{where} --help')", err=True)
             ctx.exit(2)
-        except BaseExceptionGroup as group:  # a UserError raised inside a trio nursery
-            mistakes, rest = group.split(UserError)
-            if mistakes is None or rest is not None:
+        except BaseExceptionGroup as group:  # a user error raised inside a nursery
+            mistakes, others = group.split(UserError)
+            if mistakes is None or others is not None:
                 raise
-            click.echo(f"arena: error: {_first_leaf(mistakes)}", err=True)
+            first: BaseException = mistakes
+            while isinstance(first, BaseExceptionGroup):
+                first = first.exceptions[0]
+            click.echo(f"arena: error: {first}", err=True)
             ctx.exit(2)
-
-
-def _first_leaf(group: BaseExceptionGroup[Any]) -> BaseException:
-    first = group.exceptions[0]
-    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -102,7 +100,8 @@ def main() -> None:
     "--workers",
     type=click.IntRange(1, 1024),
     default=None,
-    help="Play on a local Dask cluster of N worker processes (docs/scaling.md).",
+    help="Play on a local Dask cluster of N worker processes, --jobs games at once on each "
+    "(docs/scaling.md).",
 )
 @click.option(
     "--scheduler",
@@ -705,6 +704,13 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
 @click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True)
 @click.option("--bank-ms", type=click.IntRange(0), default=10_000, show_default=True)
 @click.option("--startup-ms", type=click.IntRange(1), default=10_000, show_default=True)
+@click.option(
+    "--sandbox",
+    type=click.Choice(["auto", "bwrap", "none"]),
+    default="auto",
+    show_default=True,
+    help="Run the bot as a league would: in the bubblewrap sandbox where it works.",
+)
 def check_bot_command(
     command: str,
     engine: str,
@@ -714,6 +720,7 @@ def check_bot_command(
     move_ms: int,
     bank_ms: int,
     startup_ms: int,
+    sandbox: str,
 ) -> None:
     """Check that the bot CMD speaks the protocol and plays ENGINE cleanly.
 
@@ -744,6 +751,7 @@ def check_bot_command(
             seed=seed,
             limits=limits,
             say=click.echo,
+            sandbox=sandbox,
         )
     )
     sys.exit(0 if report.compliant else 1)

@@ -45,6 +45,7 @@ class Limits:
     cpu_s: int = 3600  # CPU seconds over the life of one process
     file_mb: int = 64  # largest file a bot may write
     open_files: int = 256
+    disk_mb: int = 64  # the bot's folder: its private /tmp under the sandbox, else checked
     processes: int = 0  # RLIMIT_NPROC (counts all of the user's processes); 0 = not set
 
 
@@ -64,10 +65,11 @@ RESOURCE_KEYS = (
     "cpu_s",
     "file_mb",
     "open_files",
+    "disk_mb",
     "processes",
 )
 _ZERO_ALLOWED = ("grace_ms", "grace_count", "processes")
-SANDBOXES = ("none", "bwrap")
+SANDBOXES = ("auto", "bwrap", "none")
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ class BotSpec:
     cmd: tuple[str, ...]
     limits: Limits = Limits()  # the league's, with this bot's overrides applied
     overrides: Mapping[str, int] = field(default_factory=dict)
-    sandbox: str = "none"
+    sandbox: str = "auto"  # see arena.game.sandbox
 
     @property
     def is_human(self) -> bool:
@@ -139,7 +141,7 @@ class LeagueConfig:
     bots: tuple[BotSpec, ...]
     candidate: str | None = None
     sprt: SprtSpec | None = None
-    sandbox: str = "none"
+    sandbox: str = "auto"
     source: str = field(default="", compare=False)
 
     def bot(self, name: str) -> BotSpec:
@@ -304,7 +306,7 @@ def parse(
 
     limits = _limits(_Reader(source, top.get("limits", dict, {}), "limits."))
     policy = _policy(_Reader(source, top.get("policy", dict, {}), "policy."))
-    sandbox = top.get("sandbox", str, "none")
+    sandbox = top.get("sandbox", str, "auto")
     if sandbox not in SANDBOXES:
         raise top.fail("sandbox", f"must be one of {', '.join(SANDBOXES)}, got {sandbox!r}")
     if sandbox == "bwrap" and shutil.which("bwrap") is None:

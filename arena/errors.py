@@ -7,8 +7,10 @@
     │   ├── ConfigError      a league file or CLI value that is invalid (names file and key)
     │   ├── ResultsError     a results folder that cannot be used (locked, incomparable)
     │   │   └── RecordError  a games.jsonl line that is not a game record
-    │   └── ClusterError     a Dask cluster that cannot run the league (unreachable, a bot
-    │                        that cannot start on a worker, the extra not installed)
+    │   ├── ClusterError     a Dask cluster that cannot run the league (unreachable, a bot
+    │   │                    that cannot start on a worker, the extra not installed)
+    │   └── ResourceShortage the referee itself ran out of descriptors, memory or processes
+    │                        (raise its limits or lower ``jobs``; never a bot's verdict)
     └── BotFault             a bot broke the rules; ``verdict`` is the class recorded
         ├── BotTimeout       "timeout": no answer within the decision limit and the bank
         ├── BotIllegal       "illegal": an action not in the legal list
@@ -50,6 +52,10 @@ class RecordError(ResultsError):
 
 class ClusterError(UserError):
     """A Dask cluster that cannot play the league; the message names the worker and bot."""
+
+
+class ResourceShortage(UserError):
+    """The referee could not start a bot process for want of its own resources."""
 
 
 class BotFault(ArenaError):

@@ -120,6 +120,7 @@ class ProcessSeat:
 
     async def end(self, game: str, result: dict[str, Any], observation: dict[str, Any]) -> None:
         await self.bot.send(protocol.encode(protocol.end(game, result, observation)))
+        self.bot.check_disk()  # a bot that filled its folder is charged with this game
 
 
 class FunctionSeat:
