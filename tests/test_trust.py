@@ -155,19 +155,12 @@ def test_a_huge_schedule_is_made_lazily_and_counted_first(tmp_path: Path, toy_en
 # ---------------------------------------------------------------- 5: bot commands
 
 
-def test_a_bot_path_is_relative_to_the_league_file(tmp_path: Path, toy_engine: str) -> None:
+def test_a_bot_path_is_relative_to_the_league_file(tmp_path: Path, here: Path) -> None:
     (tmp_path / "sub" / "iter").mkdir(parents=True)
     shutil.copy(ROOT / "bots" / "random.py", tmp_path / "sub" / "iter" / "mybot.py")
     cfg = tmp_path / "sub" / "l.toml"
-    cfg.write_text(league(cmd="python iter/mybot.py"))
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    old = Path.cwd()
-    os.chdir(elsewhere)
-    try:
-        result = arena("run", str(cfg), "--out", str(tmp_path / "out"))
-    finally:
-        os.chdir(old)
+    cfg.write_text(league(cmd="python iter/mybot.py"))  # run from the repository's root
+    result = arena("run", str(cfg), "--out", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
     assert len(lines(tmp_path / "out")) == 12
 
