@@ -219,21 +219,15 @@ def play(
     import engines as registry
     from arena.config import BotSpec, Limits, Policy, parse_command
     from arena.tools.match import play_match
-    from engines.base import OptionError, resolve_options
+    from engines.base import OptionError
 
     try:
         game_engine = registry.get(engine)
     except registry.UnknownEngine as exc:
         raise ConfigError(str(exc)) from None
-    if not game_engine.min_players <= len(bots) <= game_engine.max_players:
-        raise ConfigError(
-            f"{engine} takes {game_engine.min_players}..{game_engine.max_players} players; "
-            f"got {len(bots)} --bot"
-        )
     try:
-        resolved = resolve_options(game_engine.option_specs(), _parse_options(options))
-        game_engine.new_game(len(bots), seed, resolved)
-    except (OptionError, ValueError) as exc:
+        resolved = game_engine.check(len(bots), _parse_options(options))
+    except OptionError as exc:
         raise ConfigError(str(exc)) from None
     specs = [
         BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd)) for i, cmd in enumerate(bots)
@@ -425,16 +419,17 @@ def check_bot_command(
     import engines as registry
     from arena.config import Limits, parse_command
     from arena.tools.checkbot import check_bot
+    from engines.base import OptionError
 
     try:
         game_engine = registry.get(engine)
     except registry.UnknownEngine as exc:
         raise ConfigError(str(exc)) from None
     seats = players or min(max(2, game_engine.min_players), game_engine.max_players)
-    if not game_engine.min_players <= seats <= game_engine.max_players:
-        raise ConfigError(
-            f"{engine} takes {game_engine.min_players}..{game_engine.max_players} players"
-        )
+    try:
+        game_engine.check(seats, {})
+    except OptionError as exc:
+        raise ConfigError(str(exc)) from None
     parse_command(command)  # a missing program is a usage error, not a failed check
     limits = Limits(move_ms=move_ms, bank_ms=bank_ms, startup_ms=startup_ms)
     report = trio.run(

@@ -19,7 +19,7 @@ from typing import Any
 
 import engines
 from arena.errors import ConfigError
-from engines.base import OptionError, resolve_options
+from engines.base import OptionError
 
 MODES = ("round-robin", "gauntlet", "sprt")
 POLICIES = ("forfeit", "random")
@@ -278,13 +278,10 @@ def parse(
 
     given_options = top.get("options", dict, {})
     try:
-        options = resolve_options(engine.option_specs(), given_options)
-        if min(players) >= engine.min_players:
-            for count in players:
-                engine.new_game(count, 0, options)
+        # resolved options do not depend on the player count: check every count, keep one
+        for count in players:
+            options = engine.check(count, given_options)
     except OptionError as exc:
-        raise ConfigError(f"{source}: options: {exc}") from None
-    except ValueError as exc:
         raise ConfigError(f"{source}: options: {exc}") from None
 
     limits = _limits(_Reader(source, top.get("limits", dict, {}), "limits."))

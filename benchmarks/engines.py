@@ -36,6 +36,7 @@ from dataclasses import dataclass, field  # noqa: E402
 from arena import protocol  # noqa: E402
 from benchmarks import _bench  # noqa: E402
 from engines.base import Engine  # noqa: E402
+from engines.testing import new_game  # noqa: E402
 
 
 @dataclass
@@ -49,6 +50,7 @@ class Tally:
     observe: float = 0.0
     encode: float = 0.0
     apply: float = 0.0
+    clone: float = 0.0  # state.clone() at every decision point (not part of a decision)
     sizes: int = 0
     sample: bytes = b""
     lines: list[bytes] = field(default_factory=list)
@@ -66,7 +68,7 @@ def play(engine: Engine, players: int, seed: int, tally: Tally, keep: bool = Fal
     """One seeded random game, timing each part the referee does per decision."""
     clock = time.perf_counter
     t0 = clock()
-    state = engine.new_game(players, seed, {})
+    state = new_game(engine, players, seed)
     tally.setup += clock() - t0
     rng = random.Random(seed)
     game = f"bench-{seed}"
@@ -81,6 +83,8 @@ def play(engine: Engine, players: int, seed: int, tally: Tally, keep: bool = Fal
         t3 = clock()
         state.apply(legal[rng.randrange(len(legal))])
         t4 = clock()
+        state.clone()
+        tally.clone += clock() - t4
         tally.legal += t1 - t0
         tally.observe += t2 - t1
         tally.encode += t3 - t2
@@ -160,6 +164,7 @@ def main() -> None:
                     "obs": tally.observe / d * 1e6,
                     "encode": tally.encode / d * 1e6,
                     "apply": tally.apply / d * 1e6,
+                    "clone": tally.clone / d * 1e6,
                     "act bytes": round(tally.sizes / d),
                     "pipe RT µs": rt * 1e6,
                     "cost/RT": per / rt,
@@ -173,7 +178,8 @@ def main() -> None:
         "\nµs/dec = legal + obs + encode + apply (each µs per decision): legal_actions(), "
         "observation(seat), protocol.encode of the act line, checked apply(legal[i]);"
         "\npipe RT µs: one raw trio round trip with the trivial bot, act line of the mean size,"
-        " fastest of 3 short runs right after each row;\ngames/s includes new_game and result."
+        " fastest of 3 short runs right after each row;\ngames/s includes new_game and result;"
+        "\nclone: µs per state.clone() taken at every decision point (not part of µs/dec)."
     )
     print(f"\ntotal time {time.perf_counter() - started:.0f} s; {_bench.machine_line()}")
 

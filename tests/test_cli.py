@@ -58,7 +58,7 @@ def test_play_rejects_wrong_player_count() -> None:
     result = CliRunner().invoke(
         main, ["play", "space-five", *["--bot", "python -m bots.random"] * 5]
     )
-    assert result.exit_code == 2 and "takes 1..4 players; got 5" in result.output
+    assert result.exit_code == 2 and "space-five takes 1-4 players, got 5" in result.output
 
 
 def test_play_with_bad_option_value() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import engines
 import engines.base
+import engines.testing
 from arena import errors, protocol
 
 
@@ -11,17 +12,26 @@ def test_engine_contract_exports() -> None:
     assert sorted(engines.base.__all__) == [
         "Action",
         "Engine",
+        "EngineBase",
         "EngineError",
+        "EventLog",
         "GameState",
         "IllegalAction",
         "OptionError",
         "OptionSpec",
         "Result",
         "State",
+        "declared_fields",
         "derive_rng",
-        "play_random",
         "ranks_from_scores",
         "resolve_options",
+    ]
+    assert sorted(engines.testing.__all__) == [
+        "check_clone_independent",
+        "check_contract",
+        "new_game",
+        "perft",
+        "random_playout",
     ]
     assert engines.names() == [
         "cat-yard",

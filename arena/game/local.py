@@ -32,7 +32,7 @@ def play_local(
     """Play one game with ``policies[i]`` in seat ``i``; return its result."""
     engine = engines.get(engine_name)
     players = len(policies)
-    opts = dict(options or {})
+    opts = engine.check(players, dict(options or {}))
     state = engine.new_game(players, seed, opts)
     seeds = list(bot_seeds) if bot_seeds is not None else [seed * 31 + i for i in range(players)]
     infos = [

@@ -126,7 +126,7 @@ async def play_game(
         if on_step is not None:
             on_step(seat, legal[index], step)
         moves.append(index)
-        state.apply(legal[index])
+        state.apply_index(index)
 
     result = state.result()
     forfeited = [clock.forfeit for clock in clocks]

@@ -24,7 +24,6 @@ from arena.game.seats import ProcessSeat, give_back, hello_line, take_seats
 from arena.game.spec import GameSpec
 from arena.game.watchdog import Watchdog
 from arena.league.schedule import block_seed
-from engines.base import resolve_options
 
 # every fault ends the bot's game: the first one is the finding, and a hung bot is not
 # waited for again and again
@@ -80,7 +79,7 @@ async def check_bot(
         say(line)
 
     engine = engines.get(engine_name)
-    options = resolve_options(engine.option_specs(), {})
+    options = engine.check(players, {})
     hello = hello_line(engine, options, limits)
     candidate = BotSpec("candidate", parse_command(command), limits)
     opponent = BotSpec("random", parse_command("python -m bots.random"), limits)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.base import OptionSpec, resolve_options
+from engines.base import Engine, EngineBase, OptionSpec
 from engines.cat_yard.data import COUNTS
 from engines.cat_yard.rules import CatYardState
 
@@ -26,7 +26,7 @@ _OPTIONS: Mapping[str, OptionSpec] = {
 }
 
 
-class CatYardEngine:
+class CatYardEngine(EngineBase):
     """The Cat Yard rules engine (spec: shared/rules/cat-yard.md)."""
 
     name = "cat-yard"
@@ -39,10 +39,7 @@ class CatYardEngine:
         return _OPTIONS
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> CatYardState:
-        opts = resolve_options(_OPTIONS, options)
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"cat-yard is for 2-4 players, got {players}")
-        return CatYardState(players, opts["target"], seed)
+        return CatYardState(players, options["target"], seed)
 
 
-ENGINE = CatYardEngine()
+ENGINE: Engine = CatYardEngine()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.base import OptionSpec, resolve_options
+from engines.base import Engine, EngineBase, OptionSpec
 from engines.good_boy import data
 from engines.good_boy.rules import VARIANTS, GoodBoyState
 
@@ -17,7 +17,7 @@ __all__ = ["ENGINE", "GoodBoyEngine", "GoodBoyState"]
 _TOTAL_POINTS = sum(points for _id, _breed, points, _needs, _src in data.CARDS)
 
 
-class GoodBoyEngine:
+class GoodBoyEngine(EngineBase):
     """The engine object registered as ``good-boy``."""
 
     name = "good-boy"
@@ -50,9 +50,7 @@ class GoodBoyEngine:
         }
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> GoodBoyState:
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"good-boy is for 2-4 players, got {players}")
-        return GoodBoyState(players, seed, resolve_options(self.option_specs(), options))
+        return GoodBoyState(players, seed, options)
 
 
-ENGINE = GoodBoyEngine()
+ENGINE: Engine = GoodBoyEngine()

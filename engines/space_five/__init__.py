@@ -9,19 +9,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.base import OptionSpec, resolve_options
+from engines.base import Engine, EngineBase, OptionSpec
 from engines.space_five.data import value
-from engines.space_five.rules import SpaceFiveState
+from engines.space_five.rules import SpaceFiveState, deal_counts
 
 __all__ = ["ENGINE", "SpaceFiveEngine", "SpaceFiveState"]
 
 
-class SpaceFiveEngine:
+class SpaceFiveEngine(EngineBase):
     """Factory of Space Five games; 1 player is the solo mode."""
 
     name = "space-five"
     title = "Space Five (Piątka z kosmosu)"
-    version = "2"
+    version = "3"
     min_players = 1
     max_players = 4
 
@@ -45,12 +45,11 @@ class SpaceFiveEngine:
             ),
         }
 
+    def check_more(self, players: int, options: Mapping[str, Any]) -> None:
+        deal_counts(players, options)  # raises OptionError for a deal that does not fit
+
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> SpaceFiveState:
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(
-                f"space-five takes {self.min_players}-{self.max_players} players, got {players}"
-            )
-        return SpaceFiveState(players, seed, resolve_options(self.option_specs(), options))
+        return SpaceFiveState(players, seed, options)
 
 
-ENGINE = SpaceFiveEngine()
+ENGINE: Engine = SpaceFiveEngine()
