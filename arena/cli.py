@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from arena.errors import ConfigError, UserError
+
+if TYPE_CHECKING:
+    from arena.record import GameRecord
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -78,11 +80,6 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
     folder = Path(out) if out else Path("results") / league.name
     jobs = jobs or os.cpu_count() or 1
     progress = Progress(league.name)
-    feed = None
-    if league.mode == "sprt":
-        from arena.league.runner import SprtFeed
-
-        feed = SprtFeed(league, echo=lambda line: click.echo(line, err=True))
     outcome = trio.run(
         lambda: run_league(
             league,
@@ -90,7 +87,7 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
             jobs=jobs,
             fresh=fresh,
             progress=progress,
-            feed=feed,
+            say=_say,
             transcripts=transcripts,
         )
     )
@@ -149,29 +146,35 @@ def standings(folder: str, fmt: str, model: str, method: str, anchor: str | None
     Example:
       arena standings results/demo --format markdown
     """
-    _print_standings(Path(folder), fmt, model=model, method=method, anchor=anchor)
+    pinned = _parse_anchor(anchor) if anchor is not None else None
+    _print_standings(Path(folder), fmt, model=model, method=method, anchor=pinned)
+
+
+def _say(line: str) -> None:
+    """A status line for the person at the terminal (stderr, beside the progress)."""
+    click.echo(f"arena: {line}", err=True)
+
+
+def _parse_anchor(text: str) -> tuple[str, float]:
+    """``BOT`` (at 1500) or ``BOT=RATING``; an ``=`` not followed by a number is the name's."""
+    from arena.stats.ratings import BASE_RATING
+
+    name, sep, value = text.rpartition("=")
+    if sep:
+        try:
+            return name, float(value)
+        except ValueError:
+            pass
+    return text, BASE_RATING
 
 
 def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: Any) -> None:
-    from arena.game.botproc import DISQUALIFIED
     from arena.league import store
     from arena.show import tables as report
     from arena.stats.ratings import compute_standings
 
     store.read_league(folder)  # a clear error for a folder that is not a league's
-    records = store.read_games(folder)
-    table = compute_standings(records, **kwargs)
-    disqualified = sorted(
-        {
-            bot
-            for record in records
-            for bot, notes in zip(record["seating"], record["notes"], strict=True)
-            if any(DISQUALIFIED in note for note in notes)
-        }
-    )
-    if disqualified:
-        notes = [f"DISQUALIFIED (failed to start): {', '.join(disqualified)}."]
-        table = dataclasses.replace(table, notes=(*table.notes, *notes))
+    table = compute_standings(store.read_games(folder, warn=_say), **kwargs)
     if write:
         store.write_standings_file(folder, table.to_dict())
     click.echo(report.render(table, fmt))
@@ -258,31 +261,23 @@ def play(
     _print_game(record, [shlex.join(spec.cmd) for spec in specs])
 
 
-def _print_game(record: Mapping[str, Any], commands: list[str]) -> None:
+def _print_game(record: GameRecord, commands: list[str]) -> None:
     from tabulate import tabulate
 
     rows = []
-    for seat, cmd in enumerate(commands):
-        verdicts = ", ".join(f"{k} {v}" for k, v in record["verdicts"][seat].items()) or "-"
-        if record["forfeit"][seat]:
-            verdicts += " (forfeit)"
+    for number, (seat, cmd) in enumerate(zip(record.seats, commands, strict=True)):
+        verdicts = ", ".join(f"{k} {v}" for k, v in seat.verdicts.items()) or "-"
+        if seat.forfeit is not None:
+            verdicts += f" (forfeit: {seat.forfeit})"
         rows.append(
-            [
-                seat,
-                record["ranks"][seat],
-                record["scores"][seat],
-                record["decisions"][seat],
-                f"{record['think_ms'][seat]:.0f}",
-                verdicts,
-                cmd,
-            ]
+            [number, seat.rank, seat.score, seat.decisions, f"{seat.think_ms:.0f}", verdicts, cmd]
         )
     click.echo(
         tabulate(rows, headers=["seat", "rank", "score", "moves", "think ms", "verdicts", "bot"])
     )
-    for seat, notes in enumerate(record["notes"]):
-        for note in notes:
-            click.echo(f"seat {seat}: {note}")
+    for number, seat in enumerate(record.seats):
+        for note in seat.notes:
+            click.echo(f"seat {number}: {note}")
 
 
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -334,7 +329,7 @@ def replay(folder: str, game_id: str) -> None:
     from arena.tools.replay import replay_record
 
     read_league(Path(folder))
-    records = [r for r in read_games(Path(folder)) if r["id"] == game_id]
+    records = [r for r in read_games(Path(folder), warn=_say) if r.id == game_id]
     if not records:
         raise UserError(f"{folder}: no stored game with id {game_id!r}")
     problems = replay_record(records[0])
@@ -343,7 +338,7 @@ def replay(folder: str, game_id: str) -> None:
         sys.exit(1)
     click.echo(
         f"{game_id}: reproduces the stored result "
-        f"(scores {records[0]['scores']}, ranks {records[0]['ranks']})"
+        f"(scores {list(records[0].scores)}, ranks {list(records[0].ranks)})"
     )
 
 

@@ -6,6 +6,7 @@
     ├── UserError            a mistake in the user's input: one line, exit status 2
     │   ├── ConfigError      a league file or CLI value that is invalid (names file and key)
     │   └── ResultsError     a results folder that cannot be used (locked, incomparable)
+    │       └── RecordError  a games.jsonl line that is not a game record
     └── BotFault             a bot broke the rules; ``verdict`` is the class recorded
         ├── BotTimeout       "timeout": no answer within the decision limit and the bank
         ├── BotIllegal       "illegal": an action not in the legal list
@@ -13,6 +14,7 @@
         ├── BotProtocolError "protocol": not JSON, wrong shape, line too long
         ├── BotCrash         "crash": the process exited or closed its output
         └── BotStartup       "startup": no valid ``ready`` within the start-up limit
+            └── BotDisqualified  not started again: it failed to start too often
 
 ``cli.py`` catches :class:`UserError` once and prints its message; bot faults never reach the
 user as exceptions: the referee turns them into verdicts.
@@ -39,6 +41,10 @@ class ResultsError(UserError):
     """A results folder that cannot be used as asked."""
 
 
+class RecordError(ResultsError):
+    """A ``games.jsonl`` line that is not a game record (not JSON, wrong keys or types)."""
+
+
 class BotFault(ArenaError):
     """A bot broke the protocol or the rules; ``verdict`` names the class."""
 
@@ -63,6 +69,13 @@ class BotCrash(BotFault):
 
 class BotStartup(BotFault):
     verdict = "startup"
+
+
+class BotDisqualified(BotStartup):
+    """Refused without trying: the bot failed to start ``max_start_failures`` times.
+
+    Its verdict stays ``startup``; the seat's forfeit reason says ``disqualified``.
+    """
 
 
 VERDICTS: tuple[str, ...] = ("timeout", "illegal", "protocol", "crash", "startup")

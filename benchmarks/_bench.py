@@ -281,7 +281,7 @@ def run_timed_league(
         with (out / "games.jsonl").open("rb") as handle:
             for line in handle:  # streamed: 20,000 records held at once would cost ~100 MiB
                 record = json.loads(line)
-                count = sum(record["decisions"])
+                count = sum(s.decisions for s in record.seats)
                 first = first if games else count
                 games += 1
                 decisions += count

@@ -3,8 +3,8 @@
     python benchmarks/ratings.py                       # 100 000 games, 4 seats, 20 bots
     python benchmarks/ratings.py --model pl --bootstrap 200
 
-Prints the time to read the games.jsonl text (json.loads of every line: the floor any
-standings command pays), one fit without intervals, and the full standings with bootstrap
+Prints the time to read the games.jsonl text (``GameRecord.from_json`` of every line: the
+floor any standings command pays), one fit without intervals, and the full standings with bootstrap
 intervals, each also as a ratio to the reading time measured in the same run.
 """
 
@@ -20,11 +20,11 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _ROOT / "benchmarks":
     sys.path[0] = str(_ROOT)
 
 import argparse  # noqa: E402
-import json  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from arena.record import GameRecord  # noqa: E402
 from arena.stats.ratings import compute_standings  # noqa: E402
 from tests.ratings_sim import simulate_league  # noqa: E402
 
@@ -42,11 +42,11 @@ def main() -> None:
     records = simulate_league(
         elos, players=args.players, blocks=args.games // args.players, seed=1, seat_advantage=30
     )
-    text = "\n".join(json.dumps(rec) for rec in records)
+    text = b"".join(rec.to_json() for rec in records)
     print(f"{len(records)} games, {args.players} seats, {args.bots} bots, model {args.model}")
 
     start = time.perf_counter()
-    parsed = [json.loads(line) for line in text.splitlines()]
+    parsed = [GameRecord.from_json(line) for line in text.splitlines()]
     read = time.perf_counter() - start
     print(f"read games.jsonl text:           {read:6.2f} s   (1.0x)")
 

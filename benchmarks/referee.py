@@ -37,6 +37,7 @@ import time  # noqa: E402
 from typing import Any  # noqa: E402
 
 from benchmarks import _bench  # noqa: E402
+from benchmarks.blocking_loop import blocking_loop  # noqa: E402
 
 
 def main() -> None:
@@ -73,6 +74,8 @@ def main() -> None:
             cells: dict[str, list[float]] = {key: [] for key in _CELLS}
             for _ in range(trials):
                 cells["raw"].append(_bench.ping_pong(game.sample, raw_seconds, jobs))
+                if jobs == 1:
+                    cells["loop"].append(_loop_rate(name, players, decisions))
                 cells["transport"].append(_transport(config, game.sample, raw_seconds, jobs))
                 run = _bench.run_timed_league(config, jobs)
                 cells["arena"].append(run.decisions_per_s)
@@ -93,7 +96,9 @@ def main() -> None:
                     "jobs": jobs,
                     "raw RT/s": round(raw_rate),
                     "transport RT/s": round(med["transport"]) if med["transport"] else "n/a",
+                    "loop dec/s": round(med["loop"]) if jobs == 1 else "",
                     "arena dec/s": round(arena_rate),
+                    "arena/loop": arena_rate / med["loop"] if jobs == 1 else "",
                     "arena/raw": ratio,
                     "target": ("met" if ratio >= 0.6 else "MISSED") if jobs == 1 else "",
                     "vs raw j=1": arena_rate / max(raw_one),
@@ -114,10 +119,23 @@ def main() -> None:
     print(f"\ntotal time {time.perf_counter() - started:.0f} s; {_bench.machine_line()}")
 
 
-_CELLS = ("raw", "transport", "arena", "wall")
+_CELLS = ("raw", "loop", "transport", "arena", "wall")
+
+
+def _loop_rate(engine: str, players: int, decisions: int) -> float:
+    """Decisions/s of the blocking-pipe loop (benchmarks/blocking_loop.py), ~``decisions``."""
+    games = 4
+    while True:
+        played, seconds = blocking_loop(engine, players, games)
+        if played >= decisions or seconds > 5:
+            return played / seconds
+        games = max(games + 1, round(games * decisions / max(played, 1)))
+
 
 _LEGEND = """
 raw RT/s: trivial trio parent <-> trivial bot, `jobs` pairs at once, the same act line;
+loop dec/s: benchmarks/blocking_loop.py, the blocking-pipe script a user could write instead
+  (same engine calls and encoding, no clock, store or concurrency); target arena/loop >= 0.9;
 transport RT/s: the same exchange through arena.game.botproc (host_bot + BotProcess.ask);
 arena dec/s: run_league with trivial bots, from the first finished game to the last;
 arena/raw: the share of the physical limit reached (target >= 0.6 at jobs=1);

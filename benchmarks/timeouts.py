@@ -51,8 +51,8 @@ def measure(
     trio.run(lambda: run_league(cfg, out, jobs=jobs))
     seconds = time.perf_counter() - started
     games = read_games(out)
-    timeouts = sum(v.get("timeout", 0) for g in games for v in g["verdicts"])
-    decisions = sum(len(g["moves"]) for g in games)
+    timeouts = sum(v.get("timeout", 0) for g in games for v in (s.verdicts for s in g.seats))
+    decisions = sum(len(g.moves) for g in games)
     return len(games), decisions, timeouts, seconds
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,22 @@ def test_engines_lists_every_engine() -> None:
 def test_every_command_has_help_with_an_example(command: str) -> None:
     result = CliRunner().invoke(main, [command, "--help"])
     assert result.exit_code == 0 and "Example:" in result.output
+
+
+def test_standings_anchor_is_bot_or_bot_equals_rating(tmp_path: Path) -> None:
+    from tests.ratings_sim import simulate_league
+
+    records = simulate_league([1400.0, 1600.0], players=2, blocks=5, seed=1)
+    (tmp_path / "league.toml").write_text('name = "x"\n')
+    (tmp_path / "games.jsonl").write_bytes(b"".join(r.to_json() for r in records))
+    pinned = CliRunner().invoke(
+        main, ["standings", str(tmp_path), "--format", "json", "--anchor", "bot01=1600"]
+    )
+    assert pinned.exit_code == 0, pinned.output
+    rows = {row["bot"]: row["elo"] for row in json.loads(pinned.output)["bots"]}
+    assert rows["bot01"] == pytest.approx(1600.0)
+    plain = CliRunner().invoke(main, ["standings", str(tmp_path), "--anchor", "bot00"])
+    assert plain.exit_code == 0 and "anchored at bot00 = 1500" in plain.output, plain.output
+    # an '=' not followed by a number belongs to the bot's name
+    bad = CliRunner().invoke(main, ["standings", str(tmp_path), "--anchor", "bot01=abc"])
+    assert bad.exit_code == 2 and "anchor bot 'bot01=abc'" in bad.output

@@ -23,6 +23,7 @@ from arena.game.seats import FunctionSeat
 from arena.game.spec import GameSpec
 from arena.league.runner import run_league
 from arena.league.store import read_games
+from arena.record import GameRecord
 from arena.sdk import GameInfo
 from tests.conftest import ROOT, processes_with
 from tests.toy_engine import ENGINE
@@ -34,7 +35,7 @@ pytestmark = pytest.mark.usefixtures("toy_engine", "in_repo")
 
 def run_slow(
     tmp_path: Path, slow_args: str, limits: str, pile: int = 8
-) -> tuple[list[dict[str, Any]], list[tuple[str, int, int, int]]]:
+) -> tuple[list[GameRecord], list[tuple[str, int, int, int]]]:
     """A two-game league (slow bot against a random bot, both rotations), played one game at
     a time; returns the games and the slow bot's log as (game, step, time_ms, bank_ms)."""
     marker = f"m{uuid.uuid4().hex[:8]}"
@@ -65,19 +66,19 @@ def test_slack_rule_forgives_then_the_bank_pays_then_timeout(tmp_path: Path) -> 
         "move_ms = 50\nbank_ms = 400\ngrace_ms = 300\ngrace_count = 2\nstartup_ms = 5000",
         pile=20,
     )
-    first = records[0]["id"] if acts[0][0] == records[0]["id"] else records[1]["id"]
+    first = records[0].id if acts[0][0] == records[0].id else records[1].id
     banks = [bank for game, _, _, bank in acts if game == first]
-    record = next(r for r in records if r["id"] == first)
-    seat = record["seating"].index("slow")
+    record = next(r for r in records if r.id == first)
+    seat = record.seating.index("slow")
     # two overruns forgiven: the bank is untouched for the first three questions ...
     assert banks[0] == banks[1] == banks[2]
     # ... then every overrun (~100 ms) is paid from the bank ...
     paid = [before - after for before, after in itertools.pairwise(banks[2:])]
     assert paid and (60 <= paid[0] <= 300 or banks[3] == 0), banks
     # ... until it is empty: a timeout, recorded (policy random: substituted, not forfeit)
-    assert record["verdicts"][seat].get("timeout", 0) >= 1, (record["verdicts"], banks)
-    assert set(record["verdicts"][seat]) == {"timeout"}
-    assert not record["forfeit"][seat]
+    assert record.seats[seat].verdicts.get("timeout", 0) >= 1, (record.seats, banks)
+    assert set(record.seats[seat].verdicts) == {"timeout"}
+    assert not record.seats[seat].forfeit
 
 
 def test_without_slack_every_overrun_is_paid(tmp_path: Path) -> None:
@@ -93,7 +94,7 @@ def test_startup_time_is_charged_to_the_first_game_only(tmp_path: Path) -> None:
     records, acts = run_slow(
         tmp_path, "--start-ms 400", "move_ms = 500\nbank_ms = 2000\nstartup_ms = 5000"
     )
-    assert all(r["verdicts"] == [{}, {}] for r in records)
+    assert all(not s.verdicts for r in records for s in r.seats)
     games = list(dict.fromkeys(game for game, *_ in acts))
     assert len(games) == 2  # one process served both games (nothing made it unusable)
     first_bank = next(bank for game, _, _, bank in acts if game == games[0])

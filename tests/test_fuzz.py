@@ -241,8 +241,8 @@ def test_random_bytes_from_a_bot_end_in_a_verdict(payload: bytes) -> None:
     spec = GameSpec("g", 0, 0, 0, 3, ("fuzz", "first"))
     limits = Limits(move_ms=50, bank_ms=50)
     record = trio.run(lambda: play_game(ENGINE, {"pile": 7}, spec, seats, limits, Policy()))
-    assert set(record["verdicts"][0]) <= ALLOWED
-    assert record["verdicts"][1] == {}
+    assert set(record.seats[0].verdicts) <= ALLOWED
+    assert record.seats[1].verdicts == {}
     assert replay_record(record) == []
 
 
@@ -260,8 +260,8 @@ def test_random_bytes_from_a_bot_process(payload: bytes) -> None:
         ]
         limits = Limits(move_ms=200, bank_ms=200, bye_ms=200)
         record = trio.run(play_match, "toy", bots, 3, {"pile": 6}, limits, Policy())
-    assert set(record["verdicts"][0]) <= ALLOWED
-    assert record["verdicts"][1] == {}
+    assert set(record.seats[0].verdicts) <= ALLOWED
+    assert record.seats[1].verdicts == {}
     assert replay_record(record) == []
     assert processes_with(marker) == []
 

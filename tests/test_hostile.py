@@ -9,7 +9,6 @@ The hostile programs live in ``tests/hostile/``.
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -17,7 +16,6 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import trio
@@ -26,6 +24,7 @@ import engines
 from arena import config
 from arena.league.runner import LeagueOutcome, run_league
 from arena.league.store import read_games
+from arena.record import GameRecord
 from arena.tools.replay import replay_record
 from tests.conftest import ROOT, processes_with
 
@@ -41,7 +40,7 @@ LIMITS = {
 GAMES = 6  # 3 pairs x 2 rotations
 HOSTILE_GAMES = 4
 
-Record = dict[str, Any]
+Games = dict[str, GameRecord]  # by id
 
 
 def league_text(
@@ -76,9 +75,10 @@ def hostile_cmd(program: str) -> str:
     return f"python {HOSTILE / program}.py"
 
 
-def comparable(record: Record) -> tuple[str, ...]:
-    keys = ("id", "seed", "seating", "moves", "scores", "ranks", "verdicts", "forfeit")
-    return tuple(json.dumps(record[k]) for k in keys)
+def comparable(record: GameRecord) -> tuple[object, ...]:
+    """What must not change for a game the hostile bot did not play in."""
+    seats = [(s.bot, s.score, s.rank, dict(s.verdicts), s.forfeit) for s in record.seats]
+    return (record.id, record.seed, record.moves, seats)
 
 
 def wait_no_processes(marker: str, timeout: float = 5.0) -> list[str]:
@@ -91,7 +91,7 @@ def wait_no_processes(marker: str, timeout: float = 5.0) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Record]]:
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
     """The same league with a well-behaved random bot named ``hostile``: games by id."""
     folder = tmp_path_factory.mktemp("reference")
     marker = f"m{uuid.uuid4().hex[:8]}"
@@ -105,8 +105,8 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Re
             trio.run(lambda: run_league(league, folder / "out", jobs=2))
             records = read_games(folder / "out")
             assert len(records) == GAMES
-            assert all(r["verdicts"] == [{}, {}] for r in records)
-            yield {r["id"]: r for r in records}
+            assert all(not s.verdicts for r in records for s in r.seats)
+            yield {r.id: r for r in records}
     finally:
         engines.unregister("toy")
 
@@ -121,26 +121,24 @@ class HostileRun:
         self.seconds = seconds
         self.records = read_games(folder)
 
-    def hostile_seats(self) -> list[tuple[Record, int]]:
-        return [
-            (r, r["seating"].index("hostile")) for r in self.records if "hostile" in r["seating"]
-        ]
+    def hostile_seats(self) -> list[tuple[GameRecord, int]]:
+        return [(r, r.seating.index("hostile")) for r in self.records if "hostile" in r.seating]
 
     def verdicts(self) -> list[dict[str, int]]:
-        return [record["verdicts"][seat] for record, seat in self.hostile_seats()]
+        return [dict(record.seats[seat].verdicts) for record, seat in self.hostile_seats()]
 
-    def check(self, reference: dict[str, Record]) -> None:
+    def check(self, reference: Games) -> None:
         """The league finished, the bystanders are unaffected, nothing is left running."""
         assert self.outcome.played == self.outcome.scheduled == GAMES
-        assert sorted(r["id"] for r in self.records) == sorted(reference)
+        assert sorted(r.id for r in self.records) == sorted(reference)
         for record in self.records:
-            assert replay_record(record) == [], record["id"]
-            if "hostile" in record["seating"]:
-                bystander = 1 - record["seating"].index("hostile")
-                assert record["verdicts"][bystander] == {}, record
-                assert not record["forfeit"][bystander]
+            assert replay_record(record) == [], record.id
+            if "hostile" in record.seating:
+                bystander = 1 - record.seating.index("hostile")
+                assert record.seats[bystander].verdicts == {}, record
+                assert not record.seats[bystander].forfeit
             else:
-                assert comparable(record) == comparable(reference[record["id"]])
+                assert comparable(record) == comparable(reference[record.id])
         assert wait_no_processes(self.marker) == []
 
 
@@ -165,23 +163,19 @@ def run_hostile(
 pytestmark = pytest.mark.usefixtures("toy_engine", "in_repo")
 
 
-def test_crash_at_start_is_startup_and_disqualified(
-    tmp_path: Path, reference: dict[str, Record]
-) -> None:
+def test_crash_at_start_is_startup_and_disqualified(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "crash_at_start")
     run.check(reference)
     for record, seat in run.hostile_seats():
-        assert record["verdicts"][seat] == {"startup": 1}
-        assert record["forfeit"][seat] and record["ranks"][seat] == 2
+        assert record.seats[seat].verdicts == {"startup": 1}
+        assert record.seats[seat].forfeit and record.ranks[seat] == 2
     assert "hostile" in run.outcome.disqualified
-    notes = [n for record, seat in run.hostile_seats() for n in record["notes"][seat]]
+    notes = [n for record, seat in run.hostile_seats() for n in record.seats[seat].notes]
     assert any(re.search(r"disqualified after [2-4] failed starts", n) for n in notes)
     assert "exited before answering 'hello' (exit status 3)" in notes[0]
 
 
-def test_crash_mid_game_is_crash_and_restarted(
-    tmp_path: Path, reference: dict[str, Record]
-) -> None:
+def test_crash_mid_game_is_crash_and_restarted(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "crash_mid_game")
     run.check(reference)
     verdicts = run.verdicts()
@@ -191,26 +185,24 @@ def test_crash_mid_game_is_crash_and_restarted(
     assert run.outcome.disqualified == {}
 
 
-def test_never_answers_hello_is_startup(tmp_path: Path, reference: dict[str, Record]) -> None:
+def test_never_answers_hello_is_startup(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "silent_hello", limits={"startup_ms": 500})
     run.check(reference)
     assert run.verdicts() == [{"startup": 1}] * HOSTILE_GAMES
     assert "hostile" in run.outcome.disqualified
 
 
-def test_hangs_mid_game_is_timeout(tmp_path: Path, reference: dict[str, Record]) -> None:
+def test_hangs_mid_game_is_timeout(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "hang_mid_game")
     run.check(reference)
     verdicts = run.verdicts()
     assert all(set(v) <= {"timeout"} for v in verdicts), verdicts
     assert sum(v.get("timeout", 0) for v in verdicts) >= HOSTILE_GAMES
     for record, seat in run.hostile_seats():
-        assert not record["forfeit"][seat]  # timeout policy "random": substituted, not out
+        assert not record.seats[seat].forfeit  # timeout policy "random": substituted, not out
 
 
-def test_answer_after_the_limit_is_one_timeout(
-    tmp_path: Path, reference: dict[str, Record]
-) -> None:
+def test_answer_after_the_limit_is_one_timeout(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "late_answer")
     run.check(reference)
     verdicts = run.verdicts()
@@ -230,17 +222,17 @@ def test_answer_after_the_limit_is_one_timeout(
     ],
 )
 def test_bad_answer_is_recorded_and_forfeits(
-    tmp_path: Path, reference: dict[str, Record], program: str, verdict: str, note: str
+    tmp_path: Path, reference: Games, program: str, verdict: str, note: str
 ) -> None:
     run = run_hostile(tmp_path, program)
     run.check(reference)
     assert run.verdicts() == [{verdict: 1}] * HOSTILE_GAMES
     for record, seat in run.hostile_seats():
-        assert record["forfeit"][seat] and record["ranks"][seat] == 2
-        assert note in record["notes"][seat][0]
+        assert record.seats[seat].forfeit and record.ranks[seat] == 2
+        assert note in record.seats[seat].notes[0]
 
 
-def test_unsolicited_lines_are_protocol(tmp_path: Path, reference: dict[str, Record]) -> None:
+def test_unsolicited_lines_are_protocol(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "extra_lines")
     run.check(reference)
     verdicts = run.verdicts()
@@ -266,7 +258,7 @@ finally:
 
 
 def test_giant_line_is_protocol_and_referee_memory_stays_bounded(
-    tmp_path: Path, reference: dict[str, Record]
+    tmp_path: Path, reference: Games
 ) -> None:
     """A 100 MB line without a newline, written four times over: the referee (run as
     ``arena run`` in its own process) keeps at most one capped line (1 MiB) plus a 64 KiB
@@ -292,12 +284,12 @@ def test_giant_line_is_protocol_and_referee_memory_stays_bounded(
     run.check(reference)
     assert run.verdicts() == [{"protocol": 1}] * HOSTILE_GAMES
     for record, seat in run.hostile_seats():
-        assert "longer than 1048576 bytes" in record["notes"][seat][0]
+        assert "longer than 1048576 bytes" in record.seats[seat].notes[0]
     print(f"referee peak RSS with a 100 MB line: {peak_mb:.1f} MB")
     assert peak_mb < 100
 
 
-def test_stderr_flood_is_capped_and_harmless(tmp_path: Path, reference: dict[str, Record]) -> None:
+def test_stderr_flood_is_capped_and_harmless(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "stderr_flood", bot_limits="stderr_bytes = 65536")
     run.check(reference)
     assert run.verdicts() == [{}] * HOSTILE_GAMES
@@ -306,24 +298,20 @@ def test_stderr_flood_is_capped_and_harmless(tmp_path: Path, reference: dict[str
     assert b"stderr cap reached" in log.read_bytes()
 
 
-def test_forked_child_holding_the_pipes_is_killed(
-    tmp_path: Path, reference: dict[str, Record]
-) -> None:
+def test_forked_child_holding_the_pipes_is_killed(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "fork_child")
     run.check(reference)  # includes: no process with the marker, the child included
     assert run.verdicts() == [{}] * HOSTILE_GAMES
 
 
-def test_allocating_10_gb_fails_under_the_memory_limit(
-    tmp_path: Path, reference: dict[str, Record]
-) -> None:
+def test_allocating_10_gb_fails_under_the_memory_limit(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "alloc_10gb", bot_limits="memory_mb = 256")
     run.check(reference)
     assert run.verdicts() == [{"crash": 1}] * HOSTILE_GAMES
     assert b"MemoryError" in (run.folder / "logs" / "hostile.log").read_bytes()
 
 
-def test_cpu_spinner_times_out_and_is_ended(tmp_path: Path, reference: dict[str, Record]) -> None:
+def test_cpu_spinner_times_out_and_is_ended(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "spin_cpu", bot_limits="cpu_s = 1")
     run.check(reference)
     verdicts = run.verdicts()
@@ -331,9 +319,7 @@ def test_cpu_spinner_times_out_and_is_ended(tmp_path: Path, reference: dict[str,
     assert all(set(v) <= {"timeout", "crash"} for v in verdicts), verdicts
 
 
-def test_bot_ignoring_bye_is_killed_after_the_grace(
-    tmp_path: Path, reference: dict[str, Record]
-) -> None:
+def test_bot_ignoring_bye_is_killed_after_the_grace(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "ignores_bye")
     run.check(reference)
     assert run.verdicts() == [{}] * HOSTILE_GAMES

@@ -18,6 +18,7 @@ from arena import config
 from arena.errors import ResultsError
 from arena.league.runner import run_league
 from arena.league.store import read_games
+from arena.record import GameRecord
 from arena.tools.replay import replay_record
 from tests.conftest import ROOT, processes_with
 
@@ -39,9 +40,10 @@ def load(tmp_path: Path, text: str) -> config.LeagueConfig:
     return config.load(path)
 
 
-def comparable(records: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+def comparable(records: list[GameRecord]) -> list[str]:
+    """The games without their timings, in id order."""
     keys = ("id", "seed", "seating", "moves", "scores", "ranks", "verdicts", "forfeit")
-    return sorted(tuple(json.dumps(r[k]) for k in keys) for r in records)
+    return sorted(json.dumps([r.to_dict()[k] for k in keys]) for r in records)
 
 
 def test_jobs_do_not_change_the_games(tmp_path: Path, toy_engine: str, in_repo: Path) -> None:
@@ -52,7 +54,7 @@ def test_jobs_do_not_change_the_games(tmp_path: Path, toy_engine: str, in_repo: 
     assert serial.played == parallel.played == 2 * (3 * 2 + 3) == serial.scheduled
     one, four = read_games(tmp_path / "one"), read_games(tmp_path / "four")
     assert comparable(one) == comparable(four)
-    assert len({r["id"] for r in one}) == len(one)
+    assert len({r.id for r in one}) == len(one)
     assert all(replay_record(r) == [] for r in one)
     assert processes_with(marker) == []
 
@@ -66,7 +68,7 @@ def test_resume_plays_only_missing_games(tmp_path: Path, toy_engine: str, in_rep
     games.write_bytes(b"".join(lines[:4]) + lines[4][:20])  # killed mid-write
     again = trio.run(lambda: run_league(league, tmp_path / "out", jobs=2))
     assert again.skipped == 4 and again.played == len(lines) - 4
-    ids = [r["id"] for r in read_games(tmp_path / "out")]
+    ids = [r.id for r in read_games(tmp_path / "out")]
     assert len(ids) == len(set(ids)) == len(lines)
     more = load(tmp_path, league_text(marker, rounds=2))
     extended = trio.run(lambda: run_league(more, tmp_path / "out", jobs=2))
@@ -97,10 +99,10 @@ def test_bot_that_cannot_start_forfeits_and_is_disqualified(
     assert outcome.played == outcome.scheduled
     assert "dead" in outcome.disqualified
     for record in read_games(tmp_path / "o"):
-        if "dead" in record["seating"]:
-            seat = record["seating"].index("dead")
-            assert record["forfeit"][seat] and record["verdicts"][seat] == {"startup": 1}
-            assert record["ranks"][seat] == 2
+        if "dead" in record.seating:
+            seat = record.seating.index("dead")
+            assert record.seats[seat].forfeit and record.seats[seat].verdicts == {"startup": 1}
+            assert record.ranks[seat] == 2
 
 
 def run_cli(*args: str, **kwargs: Any) -> subprocess.Popen[str]:
@@ -141,7 +143,7 @@ def test_sigint_stops_cleanly_and_resume_completes(tmp_path: Path) -> None:
     resumed = run_cli("run", str(cfg), "--out", str(out), "--jobs", "2")
     assert resumed.wait(timeout=120) == 0
     final = read_games(out)
-    assert len(final) == 27 == len({r["id"] for r in final})
+    assert len(final) == 27 == len({r.id for r in final})
     assert comparable(final) == comparable(read_games(tmp_path / "ref"))
     assert processes_with(marker) == []
 
@@ -176,19 +178,17 @@ def sprt_text(marker: str, elo1: int) -> str:
 def test_sprt_league_stops_when_the_test_decides(
     tmp_path: Path, toy_engine: str, in_repo: Path
 ) -> None:
-    from arena.league.runner import SprtFeed
-
     marker = f"m{uuid.uuid4().hex[:8]}"
     league = load(tmp_path, sprt_text(marker, 20))
     lines: list[str] = []
-    feed = SprtFeed(league, lines.append)
-    outcome = trio.run(lambda: run_league(league, tmp_path / "o", jobs=2, feed=feed))
-    assert feed.test.decision == "H1"
+    outcome = trio.run(lambda: run_league(league, tmp_path / "o", jobs=2, say=lines.append))
+    assert outcome.sprt is not None and outcome.sprt.decision == "H1"
     assert "accept H1" in outcome.stopped_early
     assert outcome.played < 2 * 60  # stopped early
-    assert len(lines) == feed.test.blocks and "LLR" in lines[-1]
+    assert len(lines) == outcome.sprt.blocks and "LLR" in lines[-1]
     # resuming replays the stored blocks through the test and reaches the same decision
-    again = SprtFeed(league, lambda line: None)
-    resumed = trio.run(lambda: run_league(league, tmp_path / "o", jobs=1, feed=again))
-    assert resumed.played == 0 and again.test.blocks == feed.test.blocks
+    resumed = trio.run(lambda: run_league(league, tmp_path / "o", jobs=1))
+    assert resumed.played == 0 and resumed.sprt is not None
+    assert resumed.sprt.blocks == outcome.sprt.blocks
+    assert resumed.sprt.decision == "H1"
     assert processes_with(marker) == []

@@ -18,10 +18,11 @@ import pytest
 import tomli_w
 
 from arena.errors import ConfigError
+from arena.record import GameRecord
 from arena.show.tables import FORMATS, render
 from arena.stats.mle import ELO_PER_NAT
 from arena.stats.ratings import compute_standings
-from tests.ratings_sim import simulate_league
+from tests.ratings_sim import game, simulate_league, with_faults, with_ranks
 
 TRUE = [1250.0, 1400.0, 1500.0, 1580.0, 1700.0]
 SCALE = 12  # lcm of the pair weights 1/(k-1) for k = 2, 3, 4 and of the half point of a tie
@@ -35,16 +36,16 @@ def _elos(names: Sequence[str], theta: np.ndarray) -> dict[str, float]:
     }
 
 
-def _mine(records: list[dict[str, Any]], **kwargs: Any) -> dict[str, float]:
+def _mine(records: list[GameRecord], **kwargs: Any) -> dict[str, float]:
     standings = compute_standings(records, bootstrap=0, **kwargs)
     return {row.bot: row.elo for row in standings.rows}
 
 
-def _names(records: list[dict[str, Any]]) -> list[str]:
-    return sorted({bot for rec in records for bot in rec["seating"]})
+def _names(records: list[GameRecord]) -> list[str]:
+    return sorted({bot for rec in records for bot in rec.seating})
 
 
-def _choix_pairs(records: list[dict[str, Any]], names: list[str], prior: float = 0.0) -> list:
+def _choix_pairs(records: list[GameRecord], names: list[str], prior: float = 0.0) -> list:
     """Weighted pairwise outcomes as choix data, every weight scaled to a whole count.
 
     A pair in a k-seat game weighs 1/(k-1); a tie is half a win each way; the prior is
@@ -53,10 +54,10 @@ def _choix_pairs(records: list[dict[str, Any]], names: list[str], prior: float =
     index = {name: i for i, name in enumerate(names)}
     data: list[tuple[int, int]] = []
     for rec in records:
-        k = len(rec["seating"])
+        k = len(rec.seating)
         for i, j in itertools.combinations(range(k), 2):
-            a, b = index[rec["seating"][i]], index[rec["seating"][j]]
-            ri, rj = rec["ranks"][i], rec["ranks"][j]
+            a, b = index[rec.seating[i]], index[rec.seating[j]]
+            ri, rj = rec.ranks[i], rec.ranks[j]
             share = SCALE // (k - 1)
             if ri == rj:
                 data += [(a, b)] * (share // 2) + [(b, a)] * (share // 2)
@@ -79,7 +80,7 @@ def test_bt_agrees_with_choix_on_two_player_games() -> None:
 
 def test_bt_agrees_with_choix_on_league_games_with_ties() -> None:
     records = simulate_league(TRUE, players=[2, 3, 4], blocks=150, seed=12, tie_step=60.0)
-    assert any(len(set(rec["ranks"])) < len(rec["ranks"]) for rec in records)
+    assert any(len(set(rec.ranks)) < len(rec.ranks) for rec in records)
     names = _names(records)
     reference = _elos(names, choix.ilsr_pairwise(len(names), _choix_pairs(records, names)))
     mine = _mine(records, prior=0.0)
@@ -87,13 +88,16 @@ def test_bt_agrees_with_choix_on_league_games_with_ties() -> None:
 
 
 def test_prior_is_virtual_draws_and_keeps_a_perfect_record_finite() -> None:
-    records = simulate_league(TRUE, players=[2, 3], blocks=80, seed=13)
-    for rec in records:  # bot04 wins everything it plays, bot00 loses everything
+    ranked = []
+    for rec in simulate_league(
+        TRUE, players=[2, 3], blocks=80, seed=13
+    ):  # bot04 wins everything it plays, bot00 loses everything
         order = sorted(
-            range(len(rec["seating"])),
-            key=lambda s: (rec["seating"][s] != "bot04", rec["seating"][s] == "bot00"),
+            range(len(rec.seating)),
+            key=lambda s: (rec.seating[s] != "bot04", rec.seating[s] == "bot00"),
         )
-        rec["ranks"] = [order.index(s) + 1 for s in range(len(order))]
+        ranked.append(with_ranks(rec, [order.index(s) + 1 for s in range(len(order))]))
+    records = ranked
     names = _names(records)
     data = _choix_pairs(records, names, prior=6.0)  # 6 / 4 / 2 * 12 = 9 virtual wins per pair
     reference = _elos(names, choix.ilsr_pairwise(len(names), data))
@@ -108,8 +112,9 @@ REAL_GAMES = Path(__file__).parent / "data" / "ratings_space_five.jsonl"
 to the random ones), played by ``arena run`` with the ``moves`` left out."""
 
 
-def _real_games() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in REAL_GAMES.read_text().splitlines()]
+def _real_games() -> list[GameRecord]:
+    """Format 1 lines (written before the format key): they still load."""
+    return [GameRecord.from_json(line) for line in REAL_GAMES.read_text().splitlines()]
 
 
 def test_bt_agrees_with_choix_on_a_real_league() -> None:
@@ -122,11 +127,10 @@ def test_bt_agrees_with_choix_on_a_real_league() -> None:
     assert max(abs(mine[n] - reference[n]) for n in names) < 0.5
 
 
-def _tie_broken_orders(rec: dict[str, Any], index: dict[str, int]) -> list[tuple[int, ...]]:
-    tiers = sorted(set(rec["ranks"]))
+def _tie_broken_orders(rec: GameRecord, index: dict[str, int]) -> list[tuple[int, ...]]:
+    tiers = sorted(set(rec.ranks))
     groups = [
-        [index[b] for b, r in zip(rec["seating"], rec["ranks"], strict=True) if r == t]
-        for t in tiers
+        [index[b] for b, r in zip(rec.seating, rec.ranks, strict=True) if r == t] for t in tiers
     ]
     return [
         tuple(itertools.chain.from_iterable(p))
@@ -164,18 +168,18 @@ def test_pl_agrees_with_choix_on_a_real_league() -> None:
 def test_anchor_moves_the_scale_only() -> None:
     records = simulate_league(TRUE, players=3, blocks=60, seed=15)
     free = _mine(records)
-    anchored = _mine(records, anchor="bot01=1600")
+    anchored = _mine(records, anchor=("bot01", 1600.0))
     assert anchored["bot01"] == pytest.approx(1600.0)
     shift = anchored["bot01"] - free["bot01"]
     assert all(anchored[n] - free[n] == pytest.approx(shift) for n in free)
-    assert _mine(records, anchor="bot02")["bot02"] == pytest.approx(1500.0)
+    assert _mine(records, anchor=("bot02", 1500.0))["bot02"] == pytest.approx(1500.0)
 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"anchor": "nobody"}, "anchor bot 'nobody'"),
-        ({"anchor": "bot01=abc"}, "anchor bot 'bot01=abc'"),
+        ({"anchor": ("nobody", 1500.0)}, "anchor bot 'nobody'"),
+        ({"anchor": ("bot01", math.inf)}, "finite"),
         ({"model": "elo"}, "unknown rating model"),
         ({"method": "glicko"}, "unknown rating method"),
         ({"method": "online", "model": "pl"}, "online"),
@@ -195,16 +199,17 @@ def test_empty_and_single_bot_standings() -> None:
         render(empty, fmt)
     tomllib.loads(tomli_w.dumps(empty.to_dict()))
     solo = _solo_record("lonely", seed=1, score=10)
-    one = compute_standings([solo, {**solo, "seed": 2}], bootstrap=50)
+    one = compute_standings([solo, _solo_record("lonely", seed=2, score=10)], bootstrap=50)
     (row,) = one.rows
     assert (row.bot, row.elo, row.games) == ("lonely", 1500.0, 2)
     assert (row.elo_low, row.elo_high) == (1500.0, 1500.0)
 
 
 def test_all_ties_score_half() -> None:
-    records = simulate_league(TRUE[:3], players=3, blocks=10, seed=17)
-    for rec in records:
-        rec["ranks"] = [1, 1, 1]
+    records = [
+        with_ranks(rec, [1, 1, 1])
+        for rec in simulate_league(TRUE[:3], players=3, blocks=10, seed=17)
+    ]
     standings = compute_standings(records, bootstrap=20)
     for row in standings.rows:
         assert row.score_pct == pytest.approx(50.0)
@@ -212,23 +217,21 @@ def test_all_ties_score_half() -> None:
         assert row.win_pct == pytest.approx(100.0)  # a shared first place counts as a win
 
 
-def _solo_record(bot: str, *, seed: int, score: float, low: bool = False) -> dict[str, Any]:
-    return {
-        "id": f"solo/{bot}/{seed}",
-        "league": "solo",
-        "engine": "little-everdell",
-        "options": {"automa": True},
-        "seed": seed,
-        "players": 1,
-        "seating": [bot],
-        "scores": [score],
-        "ranks": [1],
-        "detail": {"score_order": "low"} if low else {},
-        "verdicts": [{}],
-        "forfeit": [False],
-        "decisions": [5],
-        "think_ms": [10.0],
-    }
+def _solo_record(
+    bot: str, *, seed: int, score: float, low: bool = False, automa: bool = True
+) -> GameRecord:
+    return game(
+        [bot],
+        [1],
+        scores=[score],
+        id=f"solo/{bot}/{seed}",
+        engine="little-everdell",
+        options={"automa": automa},
+        seed=seed,
+        detail={"score_order": "low"} if low else {},
+        decisions=5,
+        think_ms=[10.0],
+    )
 
 
 def test_solo_duplicate_scoring_honours_low_score_order() -> None:
@@ -239,7 +242,7 @@ def test_solo_duplicate_scoring_honours_low_score_order() -> None:
         records += [
             _solo_record("careful", seed=seed, score=careful, low=True),
             _solo_record("hasty", seed=seed, score=15, low=True),
-            _solo_record("hasty", seed=seed, score=99, low=True) | {"options": {"automa": False}},
+            _solo_record("hasty", seed=seed, score=99, low=True, automa=False),
         ]
     standings = compute_standings(records, bootstrap=100)
     rows = {row.bot: row for row in standings.rows}
@@ -255,7 +258,7 @@ def test_solo_duplicate_scoring_honours_low_score_order() -> None:
 def test_solo_forfeit_ranks_last() -> None:
     records = [
         _solo_record("a", seed=1, score=5),
-        _solo_record("b", seed=1, score=50) | {"forfeit": [True]},
+        with_faults(_solo_record("b", seed=1, score=50), 0, {"crash": 1}, "crash"),
     ]
     rows = {row.bot: row for row in compute_standings(records, bootstrap=0).rows}
     assert rows["a"].score_pct == 100.0 and rows["b"].forfeits == 1
@@ -263,20 +266,19 @@ def test_solo_forfeit_ranks_last() -> None:
 
 def test_columns_beside_the_elo() -> None:
     records = simulate_league(TRUE, players=[2, 4], blocks=40, seed=18, seat_advantage=50)
-    records[0]["verdicts"][1] = {"timeout": 2, "illegal": 1}
-    records[0]["forfeit"][1] = True
+    records[0] = with_faults(records[0], 1, {"timeout": 2, "illegal": 1}, "illegal")
     standings = compute_standings(records, bootstrap=0)
     rows = {row.bot: row for row in standings.rows}
-    faulty = rows[records[0]["seating"][1]]
+    faulty = rows[records[0].seating[1]]
     assert faulty.verdicts["timeout"] == 2 and faulty.verdicts["illegal"] == 1
     assert faulty.forfeits == 1 and faulty.faults == 3
     for name, row in rows.items():
-        mine = [(rec, rec["seating"].index(name)) for rec in records if name in rec["seating"]]
+        mine = [(rec, rec.seating.index(name)) for rec in records if name in rec.seating]
         assert row.games == len(mine)
-        assert row.wins == sum(rec["ranks"][s] == 1 for rec, s in mine)
-        assert row.mean_place == pytest.approx(np.mean([rec["ranks"][s] for rec, s in mine]))
-        think = sum(rec["think_ms"][s] for rec, s in mine)
-        assert row.think_ms == pytest.approx(think / sum(rec["decisions"][s] for rec, s in mine))
+        assert row.wins == sum(rec.ranks[s] == 1 for rec, s in mine)
+        assert row.mean_place == pytest.approx(np.mean([rec.ranks[s] for rec, s in mine]))
+        think = sum(rec.seats[s].think_ms for rec, s in mine)
+        assert row.think_ms == pytest.approx(think / sum(rec.seats[s].decisions for rec, s in mine))
     seats = {(s.players, s.seat): s for s in standings.seats}
     assert sum(seats[(4, seat)].games for seat in range(1, 5)) == 4 * seats[(4, 1)].games
     assert sum(s.win_pct for (k, _), s in seats.items() if k == 2) == pytest.approx(100.0)
@@ -294,16 +296,8 @@ def test_online_follows_game_order() -> None:
     assert ml["a"] == pytest.approx(ml["b"])
 
 
-def _two(a: str, b: str, ra: int, rb: int, block: int) -> dict[str, Any]:
-    return {
-        "id": f"t/{block}",
-        "engine": "x",
-        "table": 0,
-        "block": block,
-        "seating": [a, b],
-        "scores": [0, 0],
-        "ranks": [ra, rb],
-    }
+def _two(a: str, b: str, ra: int, rb: int, block: int) -> GameRecord:
+    return game([a, b], [ra, rb], id=f"t/{block}", engine="x", block=block)
 
 
 def test_bootstrap_is_reproducible_and_los_is_consistent() -> None:
@@ -325,7 +319,7 @@ LONG_NAMES = [f"a-rather-long-bot-name-{i}" for i in range(12)]
 def test_report_formats() -> None:
     elos = list(np.linspace(1000, 2000, 12))
     records = simulate_league(elos, players=[2, 4], blocks=600, seed=20, names=LONG_NAMES)
-    records[0]["verdicts"][0] = {"crash": 1}
+    records[0] = with_faults(records[0], 0, {"crash": 1})
     standings = compute_standings(records, bootstrap=50)
     table = render(standings, "table")
     assert max(len(line) for line in table.splitlines()) <= 80

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from arena.record import GameRecord
 from arena.stats.sprt import Sprt, expected_score
-from tests.ratings_sim import simulate_league
+from tests.ratings_sim import game, simulate_league
 
 ALPHA = BETA = 0.05
 
@@ -46,9 +47,9 @@ def test_blocks_of_records_with_filler_bots() -> None:
     # candidate 200 Elo above the opponent at four-seat tables with two fillers
     names = ["cand", "opp", "filler-a", "filler-b"]
     records = simulate_league([1700, 1500, 1500, 1500], players=4, blocks=400, seed=3, names=names)
-    blocks: dict[int, list[dict]] = {}
+    blocks: dict[int, list[GameRecord]] = {}
     for rec in records:
-        blocks.setdefault(rec["block"], []).append(rec)
+        blocks.setdefault(rec.block, []).append(rec)
     sprt = Sprt(0.0, 20.0, ALPHA, BETA, "cand", "opp")
     for block in blocks.values():
         sprt.add_block(block)
@@ -67,14 +68,14 @@ def test_block_score_is_the_pairwise_result_against_the_opponent() -> None:
     sprt = Sprt(0.0, 10.0, ALPHA, BETA, "a", "b")
     sprt.add_block(
         [
-            {"seating": ["a", "x", "b"], "ranks": [2, 1, 3]},  # a ahead of b: 1
-            {"seating": ["b", "a", "x"], "ranks": [1, 1, 3]},  # tie: 0.5
-            {"seating": ["x", "b", "y"], "ranks": [1, 2, 3]},  # a absent: ignored
+            game(["a", "x", "b"], [2, 1, 3]),  # a ahead of b: 1
+            game(["b", "a", "x"], [1, 1, 3]),  # tie: 0.5
+            game(["x", "b", "y"], [1, 2, 3]),  # a absent: ignored
         ]
     )
     assert (sprt.blocks, sprt.games) == (1, 2)
     assert sprt.elo_estimate()[0] == pytest.approx(-400 * np.log10(1 / 0.75 - 1), abs=0.5)
-    sprt.add_block([{"seating": ["x", "y"], "ranks": [1, 2]}])
+    sprt.add_block([game(["x", "y"], [1, 2])])
     assert sprt.blocks == 1
 
 

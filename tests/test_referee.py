@@ -12,6 +12,7 @@ from arena.errors import BotCrash, BotTimeout
 from arena.game.referee import forfeit_ranks, play_game
 from arena.game.seats import FunctionSeat
 from arena.game.spec import GameSpec
+from arena.record import GameRecord
 from arena.sdk import GameInfo
 from arena.tools.replay import replay_record
 from tests.toy_engine import ENGINE
@@ -41,7 +42,7 @@ def out_of_range(observation: dict[str, Any], legal: Legal, game: GameInfo) -> i
     return 99
 
 
-def play(*choosers: Any, policy: Policy | None = None, pile: int = 21) -> dict[str, Any]:
+def play(*choosers: Any, policy: Policy | None = None, pile: int = 21) -> GameRecord:
     seats = [FunctionSeat(f"s{i}", c) for i, c in enumerate(choosers)]
     spec = GameSpec("g", 0, 0, 0, 5, tuple(f"s{i}" for i in range(len(seats))))
     return trio.run(
@@ -51,50 +52,50 @@ def play(*choosers: Any, policy: Policy | None = None, pile: int = 21) -> dict[s
 
 def test_clean_game_records_everything(toy_engine: str) -> None:
     record = play(take_one, take_most)
-    assert record["moves"] and all(i in (0, 1) for i in record["moves"])
-    assert sorted(record["ranks"]) == [1, 2]
-    assert record["verdicts"] == [{}, {}]
-    assert record["forfeit"] == [False, False]
-    assert sum(record["decisions"]) == len(record["moves"])
+    assert record.moves and all(i in (0, 1) for i in record.moves)
+    assert sorted(record.ranks) == [1, 2]
+    assert [s.verdicts for s in record.seats] == [{}, {}]
+    assert [s.forfeit for s in record.seats] == [None, None]
+    assert sum(s.decisions for s in record.seats) == len(record.moves)
     assert replay_record(record) == []
 
 
 def test_timeout_with_random_policy_substitutes_and_counts() -> None:
     record = play(always_times_out, take_one, policy=Policy(timeout="random"))
-    seat0_turns = (len(record["moves"]) + 1) // 2
-    assert record["verdicts"][0] == {"timeout": seat0_turns}
-    assert record["forfeit"] == [False, False]
-    assert record["decisions"][0] == 0
+    seat0_turns = (len(record.moves) + 1) // 2
+    assert record.seats[0].verdicts == {"timeout": seat0_turns}
+    assert [s.forfeit for s in record.seats] == [None, None]
+    assert record.seats[0].decisions == 0
 
 
 def test_forfeit_ranks_last_and_is_played_on_by_random(toy_engine: str) -> None:
     record = play(crashes_at_step_3, take_one, pile=30)
-    assert record["verdicts"][0] == {"crash": 1}
-    assert record["forfeit"] == [True, False]
-    assert record["ranks"] == [2, 1]
+    assert record.seats[0].verdicts == {"crash": 1}
+    assert [s.forfeit for s in record.seats] == ["crash", None]
+    assert record.ranks == (2, 1)
     assert replay_record(record) == []
 
 
 def test_index_out_of_range_is_illegal() -> None:
     record = play(out_of_range, take_one)
-    assert record["verdicts"][0] == {"illegal": 1}
-    assert record["forfeit"][0]
+    assert record.seats[0].verdicts == {"illegal": 1}
+    assert record.seats[0].forfeit == "illegal"
 
 
 @pytest.mark.parametrize(
     ("ranks", "forfeited", "expected"),
     [
-        ([1, 2, 3], [False, False, False], [1, 2, 3]),
-        ([1, 2, 3], [True, False, False], [3, 1, 2]),
-        ([1, 1, 3, 4], [False, False, True, True], [1, 1, 3, 3]),
-        ([2, 1], [False, True], [1, 2]),
+        ([1, 2, 3], [None, None, None], [1, 2, 3]),
+        ([1, 2, 3], ["crash", None, None], [3, 1, 2]),
+        ([1, 1, 3, 4], [None, None, "timeout", "disqualified"], [1, 1, 3, 3]),
+        ([2, 1], [None, "illegal"], [1, 2]),
     ],
 )
-def test_forfeit_ranks(ranks: list[int], forfeited: list[bool], expected: list[int]) -> None:
+def test_forfeit_ranks(ranks: list[int], forfeited: list[str | None], expected: list[int]) -> None:
     assert forfeit_ranks(ranks, forfeited) == expected
 
 
 def test_same_seed_same_game() -> None:
     first = play(take_one, take_most)
     second = play(take_one, take_most)
-    assert first["moves"] == second["moves"] and first["ranks"] == second["ranks"]
+    assert first.moves == second.moves and first.ranks == second.ranks

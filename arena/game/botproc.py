@@ -28,7 +28,14 @@ import trio
 
 from arena import protocol
 from arena.config import BotSpec, Limits
-from arena.errors import BotCrash, BotFault, BotProtocolError, BotStartup, BotTimeout
+from arena.errors import (
+    BotCrash,
+    BotDisqualified,
+    BotFault,
+    BotProtocolError,
+    BotStartup,
+    BotTimeout,
+)
 from arena.game.watchdog import Watchdog
 
 _CHUNK = 1 << 16
@@ -370,9 +377,6 @@ async def host_bot(
             guard.forget(process.pid)
 
 
-DISQUALIFIED = "disqualified"  # marks the forfeit note of a bot that kept failing to start
-
-
 class BotPool:
     """Idle processes of one bot, reused game after game; broken ones are replaced."""
 
@@ -407,7 +411,7 @@ class BotPool:
         if self._idle:
             return self._idle.pop()
         if self.disqualified:
-            raise BotStartup(f"{DISQUALIFIED} after {self.start_failures} failed starts")
+            raise BotDisqualified(f"disqualified after {self.start_failures} failed starts")
         self._spawned += 1
         workdir = self._workroot / f"{_safe(self.spec.name)}-{self._spawned}"
         outcome = await self._nursery.start(

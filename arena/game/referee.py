@@ -12,15 +12,15 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from arena.config import Limits, Policy
-from arena.errors import BotFault
+from arena.errors import BotDisqualified, BotFault
 from arena.game.seats import Seat
 from arena.game.spec import GameSpec, bot_seed
+from arena.record import Forfeit, GameRecord, SeatRecord
 from engines.base import Engine, derive_rng
 
-Record = dict[str, Any]
 StepHook = Callable[[int, dict[str, Any], int], None]
 
 
@@ -32,7 +32,7 @@ class SeatClock:
     decisions: int = 0
     think_s: float = 0.0
     verdicts: dict[str, int] = field(default_factory=dict)
-    forfeit: bool = False
+    forfeit: Forfeit | None = None
     notes: list[str] = field(default_factory=list)
     graces: int = 0
 
@@ -54,17 +54,25 @@ class SeatClock:
         if len(self.notes) < 5:
             self.notes.append(f"step {step}: {fault.verdict}: {fault}"[:300])
 
+    def forfeit_for(self, fault: BotFault) -> None:
+        """The seat is out of this game because of ``fault``."""
+        if isinstance(fault, BotDisqualified):
+            self.forfeit = "disqualified"
+        else:
+            self.forfeit = cast(Forfeit, fault.verdict)
 
-def forfeit_ranks(ranks: Sequence[int], forfeited: Sequence[bool]) -> list[int]:
-    """Ranks with every forfeited seat placed last (sharing last place among themselves)."""
-    if not any(forfeited):
+
+def forfeit_ranks(ranks: Sequence[int], forfeited: Sequence[str | None]) -> list[int]:
+    """Ranks with every forfeited seat (a reason in ``forfeited``) placed last, sharing last
+    place among themselves."""
+    if all(reason is None for reason in forfeited):
         return list(ranks)
-    playing = [i for i, lost in enumerate(forfeited) if not lost]
+    playing = [i for i, reason in enumerate(forfeited) if reason is None]
     adjusted = [0] * len(ranks)
     for i in playing:
         adjusted[i] = 1 + sum(1 for j in playing if ranks[j] < ranks[i])
-    for i, lost in enumerate(forfeited):
-        if lost:
+    for i, reason in enumerate(forfeited):
+        if reason is not None:
             adjusted[i] = len(playing) + 1
     return adjusted
 
@@ -77,8 +85,8 @@ async def play_game(
     limits: Limits,
     policy: Policy,
     on_step: StepHook | None = None,
-) -> Record:
-    """Play ``spec`` with ``seats[i]`` in seat ``i``; return the games.jsonl record."""
+) -> GameRecord:
+    """Play ``spec`` with ``seats[i]`` in seat ``i``; return its record."""
     started = time.perf_counter()
     players = spec.players
     state = engine.new_game(players, spec.seed, dict(options))
@@ -92,14 +100,14 @@ async def play_game(
             await player.start(spec.id, position, players, bot_seed(spec.seed, position))
         except BotFault as fault:
             clock.fault(fault, 0)
-            clock.forfeit = True
+            clock.forfeit_for(fault)
 
     while (seat := state.to_move()) is not None:
         legal = state.legal_actions()
         clock = clocks[seat]
         step = len(moves)
         index = -1
-        if not clock.forfeit:
+        if clock.forfeit is None:
             try:
                 index, elapsed = await seats[seat].act(
                     spec.id,
@@ -115,12 +123,12 @@ async def play_game(
                 if fault.verdict == "timeout":
                     clock.bank_ms = 0.0  # the decision used its own time and the whole bank
                 if policy.for_verdict(fault.verdict) == "forfeit":
-                    clock.forfeit = True
+                    clock.forfeit_for(fault)
                 else:
                     index = fallback[seat].randrange(len(legal))
                     told = seats[seat].substituted(spec.id, step, legal[index], fault.verdict)
-                    if not await _notify(clock, step, told):
-                        clock.forfeit = True
+                    if (failed := await _notify(clock, step, told)) is not None:
+                        clock.forfeit_for(failed)
         if index < 0:
             index = fallback[seat].randrange(len(legal))
         if on_step is not None:
@@ -129,43 +137,48 @@ async def play_game(
         state.apply_index(index)
 
     result = state.result()
-    forfeited = [clock.forfeit for clock in clocks]
-    ranks = forfeit_ranks(result.ranks, forfeited)
+    ranks = forfeit_ranks(result.ranks, [clock.forfeit for clock in clocks])
     summary = {"scores": list(result.scores), "ranks": ranks}
     for seat, player in enumerate(seats):
-        if not clocks[seat].forfeit:
+        if clocks[seat].forfeit is None:
             told = player.end(spec.id, summary, state.observation(seat))
             await _notify(clocks[seat], len(moves), told)
 
-    return {
-        "id": spec.id,
-        "engine": engine.name,
-        "engine_version": engine.version,
-        "options": dict(options),
-        "seed": spec.seed,
-        "players": players,
-        "table": spec.table,
-        "block": spec.block,
-        "rotation": spec.rotation,
-        "seating": list(spec.seating),
-        "moves": moves,
-        "scores": list(result.scores),
-        "ranks": ranks,
-        "detail": result.detail,
-        "verdicts": [clock.verdicts for clock in clocks],
-        "forfeit": forfeited,
-        "notes": [clock.notes for clock in clocks],
-        "decisions": [clock.decisions for clock in clocks],
-        "think_ms": [round(clock.think_s * 1000, 3) for clock in clocks],
-        "wall_ms": round((time.perf_counter() - started) * 1000, 3),
-    }
+    return GameRecord(
+        id=spec.id,
+        engine=engine.name,
+        engine_version=engine.version,
+        options=dict(options),
+        seed=spec.seed,
+        table=spec.table,
+        block=spec.block,
+        rotation=spec.rotation,
+        seats=tuple(
+            SeatRecord(
+                bot=bot,
+                score=score,
+                rank=rank,
+                forfeit=clock.forfeit,
+                verdicts=clock.verdicts,
+                notes=tuple(clock.notes),
+                decisions=clock.decisions,
+                think_ms=round(clock.think_s * 1000, 3),
+            )
+            for bot, score, rank, clock in zip(
+                spec.seating, result.scores, ranks, clocks, strict=True
+            )
+        ),
+        moves=tuple(moves),
+        detail=result.detail,
+        wall_ms=round((time.perf_counter() - started) * 1000, 3),
+    )
 
 
-async def _notify(clock: SeatClock, step: int, notification: Awaitable[None]) -> bool:
-    """Deliver a message that needs no answer; a fault is recorded and reported as False."""
+async def _notify(clock: SeatClock, step: int, notification: Awaitable[None]) -> BotFault | None:
+    """Deliver a message that needs no answer; a fault is recorded and returned."""
     try:
         await notification
     except BotFault as fault:
         clock.fault(fault, step)
-        return False
-    return True
+        return fault
+    return None

@@ -12,7 +12,6 @@ import tempfile
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import trio
 
@@ -24,10 +23,9 @@ from arena.game.seats import ProcessSeat, give_back, hello_line, take_seats
 from arena.game.spec import GameSpec
 from arena.game.watchdog import Watchdog
 from arena.league.schedule import iter_blocks
-from arena.league.store import ResultsDir, read_games
+from arena.league.store import ResultsDir, Warn
+from arena.record import GameRecord
 from arena.stats.sprt import Sprt
-
-Record = dict[str, Any]
 
 
 @dataclass
@@ -40,6 +38,7 @@ class LeagueOutcome:
     interrupted: bool = False
     disqualified: dict[str, str] = field(default_factory=dict)
     stopped_early: str = ""
+    sprt: Sprt | None = None  # the sequential test of a ``mode = "sprt"`` league
 
 
 class BlockFeed:
@@ -62,8 +61,8 @@ class BlockFeed:
                 return
             yield block
 
-    def block_done(self, games: list[Record]) -> None:
-        """Called with each complete block, in schedule order."""
+    def block_done(self, games: list[GameRecord]) -> None:
+        """Called with each complete block (in any order)."""
 
 
 ProgressHook = Callable[[int, int], None]
@@ -76,18 +75,23 @@ async def run_league(
     jobs: int,
     fresh: bool = False,
     progress: ProgressHook | None = None,
-    feed: BlockFeed | None = None,
+    say: Warn | None = None,
     transcripts: bool = False,
 ) -> LeagueOutcome:
-    """Play every missing game of ``config`` into ``folder``; see the module docstring."""
+    """Play every missing game of ``config`` into ``folder``; see the module docstring.
+
+    ``say`` hears status lines: each step of a sequential test, and stored lines that are
+    not games (skipped).
+    """
     store = ResultsDir(folder)
-    done = store.open(config.to_toml(), fresh=fresh)
+    stored = store.open(config.to_toml(), fresh=fresh, warn=say)
+    feed = SprtFeed(config, say) if config.mode == "sprt" else BlockFeed.for_config(config)
     try:
         run = _LeagueRun(
             config,
             store,
-            feed if feed is not None else BlockFeed.for_config(config),
-            {record["id"]: record for record in read_games(folder) if record["id"] in done},
+            feed,
+            {record.id: record for record in stored},
             progress,
             transcripts,
         )
@@ -110,7 +114,7 @@ class _LeagueRun:
         config: LeagueConfig,
         store: ResultsDir,
         feed: BlockFeed,
-        stored: dict[str, Record],
+        stored: dict[str, GameRecord],
         progress: ProgressHook | None,
         transcripts: bool,
     ) -> None:
@@ -122,7 +126,7 @@ class _LeagueRun:
         self.progress = progress
         self.transcripts = transcripts
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
-        self.partial_blocks: dict[tuple[int, int], dict[str, Record]] = {}
+        self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
         self.pools: dict[str, BotPool] = {}
 
     async def play(
@@ -151,6 +155,8 @@ class _LeagueRun:
                 for pool in self.pools.values():
                     pool.close_all()
         self.outcome.stopped_early = self.feed.stop_reason
+        if isinstance(self.feed, SprtFeed):
+            self.outcome.sprt = self.feed.test
         self.outcome.disqualified = {
             name: pool.last_failure for name, pool in self.pools.items() if pool.disqualified
         }
@@ -193,14 +199,14 @@ class _LeagueRun:
         finally:
             slots.release()
 
-    def _collect(self, spec: GameSpec, record: Record) -> None:
+    def _collect(self, spec: GameSpec, record: GameRecord) -> None:
         """Hand each complete block to the feed."""
         key = (spec.table, spec.block)
         games = self.partial_blocks.setdefault(key, {})
         games[spec.id] = record
         if len(games) == spec.players:
             del self.partial_blocks[key]
-            self.feed.block_done(sorted(games.values(), key=lambda r: r["id"]))
+            self.feed.block_done(sorted(games.values(), key=lambda r: r.id))
 
 
 async def _wait_until_idle(slot: trio.Semaphore, jobs: int) -> None:
@@ -219,22 +225,23 @@ class SprtFeed(BlockFeed):
     still stored.
     """
 
-    def __init__(self, config: LeagueConfig, echo: Callable[[str], None]) -> None:
+    def __init__(self, config: LeagueConfig, echo: Warn | None) -> None:
         assert config.sprt is not None, "an SPRT feed needs a [sprt] table"
         spec = config.sprt
         super().__init__(iter_blocks(config, spec.max_blocks), spec.max_blocks * config.players[0])
         self.test = Sprt(spec.elo0, spec.elo1, spec.alpha, spec.beta, spec.candidate, spec.opponent)
         self.max_blocks = spec.max_blocks
         self._echo = echo
-        self._finished: dict[int, list[Record]] = {}
+        self._finished: dict[int, list[GameRecord]] = {}
         self._next = 0
 
-    def block_done(self, games: list[Record]) -> None:
-        self._finished[games[0]["block"]] = games
+    def block_done(self, games: list[GameRecord]) -> None:
+        self._finished[games[0].block] = games
         while self._next in self._finished and not self.stop_reason:
             self.test.add_block(self._finished.pop(self._next))
             self._next += 1
-            self._echo(self.test.status_line())
+            if self._echo is not None:
+                self._echo(self.test.status_line())
             if self.test.decision:
                 self.stop_reason = f"SPRT stopped: {self.test.status_line()}"
             elif self._next >= self.max_blocks:

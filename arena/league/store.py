@@ -9,7 +9,8 @@
       .lock            held while a run writes here
 
 A line cut short by a kill is repaired (dropped) when the folder is opened for writing; a
-game already stored is never played again.
+game already stored is never played again. A complete line that is not a game record is
+skipped with a warning naming its line number.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ import json
 import os
 import shutil
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
 import tomli_w
 
-from arena import protocol
-from arena.errors import ResultsError
+from arena.errors import RecordError, ResultsError
+from arena.record import GameRecord
 
 GAMES = "games.jsonl"
 LEAGUE = "league.toml"
@@ -38,22 +39,34 @@ TRANSCRIPTS = "transcripts"
 _IDENTITY_KEYS = ("engine", "engine_version", "options", "seed", "mode")
 
 
-def read_games(folder: Path) -> list[dict[str, Any]]:
-    """Every complete game record stored in ``folder`` (a cut-off last line is skipped)."""
-    return list(_iter_records(folder / GAMES))
+Warn = Callable[[str], None]
 
 
-def _iter_records(path: Path) -> Iterator[dict[str, Any]]:
+def read_games(folder: Path, warn: Warn | None = None) -> list[GameRecord]:
+    """Every game stored in ``folder``; ``warn`` hears of each line that is not one."""
+    path = folder / GAMES
+    games = []
+    for number, entry in scan_games(path):
+        if isinstance(entry, GameRecord):
+            games.append(entry)
+        elif warn is not None:
+            warn(f"warning: {path} line {number} skipped: not a game record ({entry})")
+    return games
+
+
+def scan_games(path: Path) -> Iterator[tuple[int, GameRecord | RecordError]]:
+    """Each complete line of a games file with its number (from 1): its record, or why it is
+    not one. A last line without its newline (cut off by a kill) is not a line yet."""
     if not path.exists():
         return
     with path.open("rb") as handle:
-        for line in handle:
+        for number, line in enumerate(handle, start=1):
             if not line.endswith(b"\n"):
                 return
             try:
-                yield json.loads(line)
-            except ValueError:
-                continue
+                yield number, GameRecord.from_json(line)
+            except RecordError as problem:
+                yield number, problem
 
 
 def read_league(folder: Path) -> dict[str, Any]:
@@ -101,10 +114,12 @@ class ResultsDir:
         self._lock: IO[bytes] | None = None
         self._games: IO[bytes] | None = None
 
-    def open(self, league: Mapping[str, Any], *, fresh: bool) -> set[str]:
+    def open(
+        self, league: Mapping[str, Any], *, fresh: bool, warn: Warn | None = None
+    ) -> list[GameRecord]:
         """Lock the folder, check or write ``league.toml``, repair the games file.
 
-        Returns the ids of the games already stored.
+        Returns the games already stored (``warn`` hears of lines that are not games).
         """
         self.folder.mkdir(parents=True, exist_ok=True)
         self._take_lock()
@@ -123,10 +138,10 @@ class ResultsDir:
                     "use --fresh to discard them or --out to write elsewhere"
                 )
         write_toml(league_path, league)
-        done = self._repair()
+        self._repair()
         (self.folder / "logs").mkdir(exist_ok=True)
         self._games = (self.folder / GAMES).open("ab")
-        return done
+        return read_games(self.folder, warn)
 
     def _take_lock(self) -> None:
         handle = (self.folder / LOCK).open("wb")
@@ -139,11 +154,11 @@ class ResultsDir:
             ) from None
         self._lock = handle
 
-    def _repair(self) -> set[str]:
-        """Drop a line cut off by a kill; return the ids of the stored games."""
+    def _repair(self) -> None:
+        """Drop a line cut off by a kill."""
         path = self.folder / GAMES
         if not path.exists():
-            return set()
+            return
         data = path.read_bytes()
         keep_until = data.rfind(b"\n") + 1
         if keep_until != len(data):
@@ -151,15 +166,14 @@ class ResultsDir:
                 handle.truncate(keep_until)
                 handle.flush()
                 os.fsync(handle.fileno())
-        return {record["id"] for record in _iter_records(path)}
 
-    def append(self, record: Mapping[str, Any]) -> None:
+    def append(self, record: GameRecord) -> None:
         """Write one finished game as a whole line and hand it to the operating system.
 
         Call :meth:`sync` next: the game is durable once that returns.
         """
         assert self._games is not None, "open() first"
-        self._games.write(protocol.encode(dict(record)))  # one compact JSON line
+        self._games.write(record.to_json())  # one compact JSON line
         self._games.flush()
 
     def sync(self) -> None:

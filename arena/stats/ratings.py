@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from arena.errors import VERDICTS, ConfigError
+from arena.record import GameRecord
 from arena.stats.bootstrap import percentile_interval, resample_counts, superiority
 from arena.stats.mle import ELO_PER_NAT, FloatArray, IntArray, PlackettLuce, fit_bt, sum_by
 from arena.stats.sprt import Sprt
@@ -205,6 +206,8 @@ class _Parsed:
     seats: tuple[SeatStat, ...]
     units: int
     games: int
+    disqualified: list[str]
+    """Bots a league stopped starting (a seat forfeited as ``disqualified``)."""
 
 
 def _solo_ranks(entries: list[tuple[int, float, bool]], low: bool) -> list[int]:
@@ -213,7 +216,7 @@ def _solo_ranks(entries: list[tuple[int, float, bool]], low: bool) -> list[int]:
     return [1 + sum(other > v for other in values) for v in values]
 
 
-def _parse(records: Iterable[Mapping[str, Any]]) -> _Parsed:
+def _parse(records: Iterable[GameRecord]) -> _Parsed:
     index: dict[str, int] = {}
     verdict_counts: list[dict[str, int]] = []
     seat_bot: list[int] = []
@@ -222,6 +225,7 @@ def _parse(records: Iterable[Mapping[str, Any]]) -> _Parsed:
     by_table: dict[tuple[str, int], list[tuple[list[float], list[int]]]] = defaultdict(list)
     units: dict[Hashable, int] = {}
     solo: dict[Hashable, tuple[int, bool, list[tuple[int, float, bool]]]] = {}
+    disqualified: set[str] = set()
     games = 0
 
     def bot_of(name: str) -> int:
@@ -235,40 +239,33 @@ def _parse(records: Iterable[Mapping[str, Any]]) -> _Parsed:
 
     for order, rec in enumerate(records):
         games += 1
-        bots = [bot_of(str(name)) for name in rec["seating"]]
+        bots = [bot_of(seat.bot) for seat in rec.seats]
         k = len(bots)
-        scores = [float(s) for s in rec.get("scores") or [0.0] * k]
-        forfeit = list(rec.get("forfeit") or [False] * k)
-        verdicts = rec.get("verdicts") or [{}] * k
-        decisions = rec.get("decisions") or [0] * k
-        think = rec.get("think_ms") or [0.0] * k
         seat_bot.extend(bots)
-        for column, values in zip(seat_values, (forfeit, decisions, think), strict=True):
-            column.extend(values)
-        for b, faults in zip(bots, verdicts, strict=True):
-            for verdict, count in faults.items() if faults else ():
-                verdict_counts[b][verdict] = verdict_counts[b].get(verdict, 0) + int(count)
-        engine = str(rec.get("engine", "?"))
+        for b, seat in zip(bots, rec.seats, strict=True):
+            seat_values[0].append(float(seat.forfeit is not None))
+            seat_values[1].append(seat.decisions)
+            seat_values[2].append(seat.think_ms)
+            for verdict, count in seat.verdicts.items():
+                verdict_counts[b][verdict] = verdict_counts[b].get(verdict, 0) + count
+            if seat.forfeit == "disqualified":
+                disqualified.add(seat.bot)
         if k == 1:
-            key: Hashable = (
-                engine,
-                json.dumps(rec.get("options", {}), sort_keys=True),
-                rec.get("seed"),
-            )
-            low = (rec.get("detail") or {}).get("score_order") == "low"
-            solo.setdefault(key, (order, low, []))[2].append((bots[0], scores[0], forfeit[0]))
+            (seat,) = rec.seats
+            key: Hashable = (rec.engine, json.dumps(rec.options, sort_keys=True), rec.seed)
+            low = rec.detail.get("score_order") == "low"
+            entry = (bots[0], float(seat.score), seat.forfeit is not None)
+            solo.setdefault(key, (order, low, []))[2].append(entry)
             continue
-        ranks = [int(r) for r in rec["ranks"]]
-        if rec.get("table") is not None and rec.get("block") is not None:
-            unit = unit_of((rec.get("league"), engine, rec["table"], rec["block"]))
-        else:  # no block information: the game is its own unit
-            unit = unit_of(("game", rec.get("id", order)))
+        scores = [float(score) for score in rec.scores]
+        ranks = list(rec.ranks)
+        unit = unit_of((rec.engine, rec.table, rec.block))
         group = contests[k]
         group.bots.append(bots)
         group.ranks.append(ranks)
         group.units.append(unit)
         group.order.append(order)
-        by_table[(engine, k)].append((scores, ranks))
+        by_table[(rec.engine, k)].append((scores, ranks))
     for key, (order, low, entries) in solo.items():
         group = contests[len(entries)]
         group.bots.append([b for b, _, _ in entries])
@@ -288,6 +285,7 @@ def _parse(records: Iterable[Mapping[str, Any]]) -> _Parsed:
         _seat_stats(by_table),
         len(units),
         games,
+        sorted(disqualified),
     )
 
 
@@ -390,32 +388,49 @@ def _pl_stages(contests: Mapping[int, _Contests], n: int) -> tuple[IntArray, Flo
     tie is half a win each way, as in the Bradley–Terry model).
     """
     width = max((k for k in contests if k >= 2), default=2)
-    members: list[list[int]] = []
-    weights: list[float] = []
-    units: list[int] = []
+    members: list[IntArray] = []
+    weights: list[FloatArray] = []
+    units: list[IntArray] = []
     for k, group in contests.items():
         if k < 2:
             continue
-        for bots, ranks, unit in zip(group.bots, group.ranks, group.units, strict=True):
-            tiers: dict[int, list[int]] = defaultdict(list)
-            for b, r in zip(bots, ranks, strict=True):
-                tiers[r].append(b)
-            orders = [
-                list(itertools.chain.from_iterable(parts))
-                for parts in itertools.product(
-                    *(itertools.permutations(tiers[r]) for r in sorted(tiers))
-                )
-            ]
-            for finish in orders:
-                for s in range(k - 1):
-                    members.append(finish[s:] + [n] * (width - k + s))
-                    weights.append(1.0 / len(orders))
-                    units.append(unit)
-    return (
-        np.array(members, dtype=np.int64).reshape(-1, width),
-        np.array(weights),
-        np.array(units, dtype=np.int64),
-    )
+        bots = np.array(group.bots, dtype=np.int64).reshape(-1, k)
+        ranks = np.array(group.ranks, dtype=np.int64).reshape(-1, k)
+        unit = np.array(group.units, dtype=np.int64)
+        by_place = np.argsort(ranks, axis=1, kind="stable")
+        tied = (np.diff(np.take_along_axis(ranks, by_place, axis=1), axis=1) == 0).any(axis=1)
+        # untied orders, all at once: stage s is the finish from place s on
+        finish = np.take_along_axis(bots[~tied], by_place[~tied], axis=1)
+        for s in range(k - 1):
+            pad = np.full((len(finish), width - k + s), n, dtype=np.int64)
+            members.append(np.concatenate([finish[:, s:], pad], axis=1))
+            weights.append(np.ones(len(finish)))
+            units.append(unit[~tied])
+        for row in np.flatnonzero(tied):
+            m, w = _tied_stages(bots[row].tolist(), ranks[row].tolist(), n, width)
+            members.append(m)
+            weights.append(w)
+            units.append(np.full(len(w), unit[row], dtype=np.int64))
+    if not members:
+        return np.zeros((0, width), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64)
+    return np.concatenate(members), np.concatenate(weights), np.concatenate(units)
+
+
+def _tied_stages(
+    bots: list[int], ranks: list[int], n: int, width: int
+) -> tuple[IntArray, FloatArray]:
+    """The stages of one finishing order with ties: every order among tied bots, equally."""
+    tiers: dict[int, list[int]] = defaultdict(list)
+    for b, r in zip(bots, ranks, strict=True):
+        tiers[r].append(b)
+    orders = [
+        list(itertools.chain.from_iterable(parts))
+        for parts in itertools.product(*(itertools.permutations(tiers[r]) for r in sorted(tiers)))
+    ]
+    k = len(bots)
+    members = [finish[s:] + [n] * (width - k + s) for finish in orders for s in range(k - 1)]
+    weights = np.full(len(members), 1.0 / len(orders))
+    return np.array(members, dtype=np.int64).reshape(-1, width), weights
 
 
 def _fit_pl(
@@ -428,13 +443,39 @@ def _fit_pl(
 ) -> tuple[FloatArray, FloatArray]:
     members, weights, stage_unit = _pl_stages(contests, n)
     model = PlackettLuce(n, members)
-    theta = model.fit(model.type_weights(weights), prior)
+    full_sets = model.set_weights(weights)
+    theta = model.fit(full_sets, model.chosen_weights(weights), prior)
+    curvature = model.curvature(theta, full_sets, prior)
+    # a resample only reweighs units: sum each unit's stages once, per set and per chosen bot
+    by_set = _UnitSums(stage_unit, model.stage_set, weights, len(model.sets))
+    by_chosen = _UnitSums(stage_unit, model.chosen, weights, n + 1)
     samples = [
-        model.fit(model.type_weights(weights * row[stage_unit]), prior, start=theta)
+        model.fit(
+            by_set.resampled(row),
+            by_chosen.resampled(row)[:n],
+            prior,
+            start=theta,
+            curvature=curvature,
+        )
         for counts in resample_counts(np.random.default_rng(seed), units, resamples)
         for row in counts
     ]
     return theta, _stack(samples, n)
+
+
+class _UnitSums:
+    """Stage weights summed per (unit, key): a resample is a count-weighted sum over units."""
+
+    def __init__(self, unit: IntArray, key: IntArray, weights: FloatArray, size: int) -> None:
+        entries, inverse = np.unique(unit * size + key, return_inverse=True)
+        self.value = sum_by(inverse.reshape(-1), weights, len(entries))
+        self.unit = entries // size
+        self.key = entries % size
+        self.size = size
+
+    def resampled(self, counts: FloatArray) -> FloatArray:
+        """Per-key totals when unit ``u`` is drawn ``counts[u]`` times."""
+        return sum_by(self.key, counts[self.unit] * self.value, self.size)
 
 
 def _stack(samples: list[FloatArray], n: int) -> FloatArray:
@@ -465,21 +506,13 @@ def _online(n: int, pairs: _Pairs) -> FloatArray:
 # --------------------------------------------------------------------------- assembling
 
 
-def _anchor(anchor: str | None, names: list[str]) -> tuple[int | None, float]:
-    """``None`` -> pool mean; ``"BOT"`` -> BOT at 1500; ``"BOT=RATING"``."""
+def _anchor(anchor: tuple[str, float] | None, names: list[str]) -> tuple[int | None, float]:
+    """``None`` -> pool mean; ``(bot, rating)`` -> that bot at that rating."""
     if anchor is None:
         return None, BASE_RATING
-    bot, rating = anchor, BASE_RATING
-    name, sep, value = anchor.rpartition("=")
-    if sep:
-        try:
-            rating = float(value)
-        except ValueError:
-            pass  # the '=' belongs to the bot's name
-        else:
-            bot = name
+    bot, rating = anchor
     if not math.isfinite(rating):
-        raise ConfigError(f"anchor {anchor!r}: the rating must be a finite number")
+        raise ConfigError(f"anchor {bot!r}: the rating must be a finite number, got {rating}")
     if bot not in names:
         known = ", ".join(sorted(names)) or "none"
         raise ConfigError(f"anchor bot {bot!r} did not play in these games (bots: {known})")
@@ -500,20 +533,20 @@ def _pct(part: float, rest: float) -> float:
 
 
 def compute_standings(
-    records: Iterable[Mapping[str, Any]],
+    records: Iterable[GameRecord],
     *,
     model: str = "bt",
     method: str = "ml",
-    anchor: str | None = None,
+    anchor: tuple[str, float] | None = None,
     bootstrap: int = 1000,
     seed: int = 0,
     prior: float = DEFAULT_PRIOR,
 ) -> Standings:
-    """Standings of every bot in ``records`` (``games.jsonl`` objects, in game order).
+    """Standings of every bot in ``records`` (in game order).
 
     ``model``: ``"bt"`` (pairwise Bradley–Terry) or ``"pl"`` (Plackett–Luce orders);
     ``method``: ``"ml"`` (maximum likelihood) or ``"online"`` (sequential Elo, no intervals);
-    ``anchor``: None (pool mean 1500), ``"BOT"`` (BOT = 1500) or ``"BOT=RATING"``;
+    ``anchor``: None (pool mean 1500) or ``(bot, rating)``;
     ``bootstrap``: resamples for the intervals and LOS (0 = none); ``seed``: their RNG seed;
     ``prior``: virtual draws per bot (0 = pure maximum likelihood, which is infinite for a bot
     that won or lost everything).
@@ -543,6 +576,8 @@ def compute_standings(
         theta, samples = _fit_pl(n, data.contests, prior_wins, data.units, resamples, seed)
     else:
         theta, samples = _fit_bt(n, pairs, prior_wins, data.units, resamples, seed)
+    if data.disqualified:
+        notes.append(f"DISQUALIFIED (failed to start): {', '.join(data.disqualified)}.")
     elo = _to_elo(theta, anchor_bot, anchor_rating)
     low: list[float] | None = None
     high: list[float] | None = None

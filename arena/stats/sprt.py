@@ -18,8 +18,9 @@ H1 is accepted once ``LLR >= log((1 - beta) / alpha)``, H0 once
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
+
+from arena.record import GameRecord
 
 _PRIOR_BLOCKS = 2.0
 _PRIOR_VARIANCE = 0.25
@@ -63,15 +64,15 @@ class Sprt:
         self._sum = 0.0
         self._squares = 0.0
 
-    def add_block(self, records: Iterable[Mapping[str, Any]]) -> None:
-        """Add one rotation block (``games.jsonl`` records sharing table and block).
+    def add_block(self, records: Iterable[GameRecord]) -> None:
+        """Add one rotation block (games sharing table and block).
 
         Games where the candidate and the opponent did not both sit are ignored; a block
         without any such game adds nothing.
         """
         scores: list[float] = []
         for rec in records:
-            seating, ranks = rec["seating"], rec["ranks"]
+            seating, ranks = rec.seating, rec.ranks
             mine = [ranks[i] for i, bot in enumerate(seating) if bot == self.candidate]
             theirs = [ranks[i] for i, bot in enumerate(seating) if bot == self.opponent]
             pairs = [1.0 if r < s else 0.5 if r == s else 0.0 for r in mine for s in theirs]

@@ -172,16 +172,16 @@ async def _one_game(
         report.think_ms += [t * 1000 for t in mine_seat.think_times]
         if mine_seat.bot not in report.processes:
             report.processes.append(mine_seat.bot)
-    verdicts = record["verdicts"][seat]
-    if not verdicts:
+    played = record.seats[seat]
+    if not played.verdicts:
         note(
-            f"ok    game {spec.id}: seat {seat} of {players}, {record['decisions'][seat]} "
-            f"decisions, rank {record['ranks'][seat]}"
+            f"ok    game {spec.id}: seat {seat} of {players}, {played.decisions} "
+            f"decisions, rank {played.rank}"
         )
         return
-    for kind, count in verdicts.items():
+    for kind, count in played.verdicts.items():
         note(f"FAIL  game {spec.id}: {kind} x{count}: {EXPLAIN.get(kind, kind)}", problem=True)
-    for line in record["notes"][seat]:
+    for line in played.notes:
         note(f"      {line}")
 
 

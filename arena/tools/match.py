@@ -12,10 +12,11 @@ import trio
 import engines
 from arena.config import BotSpec, Limits, Policy
 from arena.game.botproc import BotPool, StderrLog
-from arena.game.referee import Record, StepHook, play_game
+from arena.game.referee import StepHook, play_game
 from arena.game.seats import hello_line, take_seats
 from arena.game.spec import GameSpec
 from arena.game.watchdog import Watchdog
+from arena.record import GameRecord
 
 
 async def play_match(
@@ -26,7 +27,7 @@ async def play_match(
     limits: Limits,
     policy: Policy,
     on_step: StepHook | None = None,
-) -> Record:
+) -> GameRecord:
     """Start one process per seat, play one game, end every process; return the record."""
     engine = engines.get(engine_name)
     hello = hello_line(engine, options, limits)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import trio
 
@@ -17,24 +16,24 @@ from arena.errors import BotFault, UserError
 from arena.game.botproc import BotProcess, StderrLog, host_bot
 from arena.game.referee import forfeit_ranks
 from arena.game.watchdog import Watchdog
+from arena.record import GameRecord
 from engines.base import EngineError, OptionError
 
 
-def replay_record(record: Mapping[str, Any]) -> list[str]:
+def replay_record(record: GameRecord) -> list[str]:
     """The differences between a stored game and its re-simulation (empty: reproduced)."""
-    engine = engines.get(record["engine"])
+    engine = engines.get(record.engine)
     problems: list[str] = []
-    if engine.version != record["engine_version"]:
+    if engine.version != record.engine_version:
         problems.append(
-            f"engine version is {engine.version}, the game was played with "
-            f"{record['engine_version']}"
+            f"engine version is {engine.version}, the game was played with {record.engine_version}"
         )
     try:
-        options = engine.check(record["players"], record["options"])
+        options = engine.check(record.players, record.options)
     except OptionError as exc:
         return [*problems, f"the stored options are not valid for this engine: {exc}"]
-    state = engine.new_game(record["players"], record["seed"], options)
-    for step, index in enumerate(record["moves"]):
+    state = engine.new_game(record.players, record.seed, options)
+    for step, index in enumerate(record.moves):
         legal = state.legal_actions()
         if state.to_move() is None or not 0 <= index < len(legal):
             return [*problems, f"move {step} (index {index}) is not legal in the replay"]
@@ -45,11 +44,11 @@ def replay_record(record: Mapping[str, Any]) -> list[str]:
     if state.to_move() is not None:
         return [*problems, "the replayed game has not ended after the stored moves"]
     result = state.result()
-    ranks = forfeit_ranks(result.ranks, record["forfeit"])
-    if list(result.scores) != list(record["scores"]):
-        problems.append(f"scores {list(result.scores)} != stored {record['scores']}")
-    if ranks != list(record["ranks"]):
-        problems.append(f"ranks {ranks} != stored {record['ranks']}")
+    ranks = forfeit_ranks(result.ranks, [seat.forfeit for seat in record.seats])
+    if list(result.scores) != list(record.scores):
+        problems.append(f"scores {list(result.scores)} != stored {list(record.scores)}")
+    if ranks != list(record.ranks):
+        problems.append(f"ranks {ranks} != stored {list(record.ranks)}")
     return problems
 
 
