@@ -1,3 +1,79 @@
-"""Tabletop Arena: a tournament referee for tabletop-game bots."""
+"""Tabletop Arena: a tournament referee for tabletop-game bots.
+
+The public Python API (``tests/test_exports.py`` pins it)::
+
+    import trio, arena
+
+    league = arena.load_league("configs/demo.toml")
+    outcome = trio.run(lambda: arena.run_league(league, Path("results/demo"), jobs=2))
+    games = arena.read_games(Path("results/demo"))          # GameRecords
+    print(arena.compute_standings(games).rows[0].bot)
+    record = arena.play_local("space-five", [choose_a, choose_b], seed=7)
+
+Names are imported on first use, so ``import arena.sdk`` in a bot stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+# public name -> (module, attribute)
+_EXPORTS: dict[str, tuple[str, str]] = {
+    "ArenaError": ("arena.errors", "ArenaError"),
+    "ConfigError": ("arena.errors", "ConfigError"),
+    "GameRecord": ("arena.record", "GameRecord"),
+    "LeagueConfig": ("arena.config", "LeagueConfig"),
+    "LeagueOutcome": ("arena.league.runner", "LeagueOutcome"),
+    "RecordError": ("arena.errors", "RecordError"),
+    "ResultsError": ("arena.errors", "ResultsError"),
+    "SeatRecord": ("arena.record", "SeatRecord"),
+    "Standings": ("arena.stats.ratings", "Standings"),
+    "UserError": ("arena.errors", "UserError"),
+    "compute_standings": ("arena.stats.ratings", "compute_standings"),
+    "load_league": ("arena.config", "load"),
+    "play_local": ("arena.game.local", "play_local"),
+    "read_games": ("arena.league.store", "read_games"),
+    "run_league": ("arena.league.runner", "run_league"),
+}
+
+__all__ = [
+    "ArenaError",
+    "ConfigError",
+    "GameRecord",
+    "LeagueConfig",
+    "LeagueOutcome",
+    "RecordError",
+    "ResultsError",
+    "SeatRecord",
+    "Standings",
+    "UserError",
+    "__version__",
+    "compute_standings",
+    "load_league",
+    "play_local",
+    "read_games",
+    "run_league",
+]
+
+if TYPE_CHECKING:
+    from arena.config import LeagueConfig
+    from arena.config import load as load_league
+    from arena.errors import ArenaError, ConfigError, RecordError, ResultsError, UserError
+    from arena.game.local import play_local
+    from arena.league.runner import LeagueOutcome, run_league
+    from arena.league.store import read_games
+    from arena.record import GameRecord, SeatRecord
+    from arena.stats.ratings import Standings, compute_standings
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module, attribute = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module 'arena' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value

@@ -2,4 +2,6 @@
 
 from arena.cli import main
 
-main(prog_name="arena")
+# guarded: a local Dask cluster starts its workers by re-importing the main module
+if __name__ == "__main__":
+    main(prog_name="arena")

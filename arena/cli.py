@@ -15,7 +15,9 @@ import click
 from arena.errors import ConfigError, UserError
 
 if TYPE_CHECKING:
+    from arena.game.referee import Step
     from arena.record import GameRecord
+    from engines.base import Engine
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -63,12 +65,36 @@ def main() -> None:
     is_flag=True,
     help="Record every line each seat sent and got (for arena replay-seat).",
 )
-def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts: bool) -> None:
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 1024),
+    default=None,
+    help="Play on a local Dask cluster of N worker processes (docs/scaling.md).",
+)
+@click.option(
+    "--scheduler",
+    envvar="ARENA_SCHEDULER",
+    default=None,
+    metavar="ADDRESS",
+    help="Play on the running Dask cluster at ADDRESS (env ARENA_SCHEDULER).",
+)
+@click.pass_context
+def run(
+    ctx: click.Context,
+    config: str,
+    jobs: int | None,
+    out: str | None,
+    fresh: bool,
+    transcripts: bool,
+    workers: int | None,
+    scheduler: str | None,
+) -> None:
     """Run (or resume) the league in CONFIG and print its standings.
 
     \b
     Example:
       arena run configs/demo.toml --jobs 2
+      arena run configs/demo.toml --workers 2
     """
     import trio
 
@@ -76,21 +102,44 @@ def run(config: str, jobs: int | None, out: str | None, fresh: bool, transcripts
     from arena.league.runner import run_league
     from arena.show.progress import Progress
 
+    if workers is not None and scheduler is not None:
+        if ctx.get_parameter_source("scheduler") is not click.core.ParameterSource.ENVIRONMENT:
+            raise ConfigError("--workers and --scheduler exclude each other: give one")
+        scheduler = None  # an explicit --workers wins over ARENA_SCHEDULER
+    if workers is not None or scheduler is not None:
+        from arena.league.cluster import require_dask
+
+        require_dask()
     league = config_module.load(config)
     folder = Path(out) if out else Path("results") / league.name
     jobs = jobs or os.cpu_count() or 1
     progress = Progress(league.name)
-    outcome = trio.run(
-        lambda: run_league(
+    if workers is not None or scheduler is not None:
+        from arena.league.cluster import run_cluster_league
+
+        outcome = run_cluster_league(
             league,
             folder,
             jobs=jobs,
+            workers=workers,
+            scheduler=scheduler,
             fresh=fresh,
             progress=progress,
             say=_say,
             transcripts=transcripts,
         )
-    )
+    else:
+        outcome = trio.run(
+            lambda: run_league(
+                league,
+                folder,
+                jobs=jobs,
+                fresh=fresh,
+                progress=progress,
+                say=_say,
+                transcripts=transcripts,
+            )
+        )
     if outcome.interrupted:
         progress.finish()
         click.echo(
@@ -174,7 +223,7 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
     from arena.stats.ratings import compute_standings
 
     store.read_league(folder)  # a clear error for a folder that is not a league's
-    table = compute_standings(store.read_games(folder, warn=_say), **kwargs)
+    table = compute_standings(store.iter_games(folder, warn=_say), **kwargs)
     if write:
         store.write_standings_file(folder, table.to_dict())
     click.echo(report.render(table, fmt))
@@ -219,37 +268,18 @@ def play(
     """
     import trio
 
-    import engines as registry
-    from arena.config import BotSpec, Limits, Policy, parse_command
+    from arena.config import BotSpec, Limits, Policy, load_engine, parse_command
     from arena.tools.match import play_match
-    from engines.base import OptionError
 
-    try:
-        game_engine = registry.get(engine)
-    except registry.UnknownEngine as exc:
-        raise ConfigError(str(exc)) from None
-    try:
-        resolved = game_engine.check(len(bots), _parse_options(options))
-    except OptionError as exc:
-        raise ConfigError(str(exc)) from None
+    game_engine = load_engine(engine)
+    resolved = _checked(game_engine, len(bots), _parse_options(options))
     specs = [
         BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd)) for i, cmd in enumerate(bots)
     ]
-    on_step = None
-    if show:
-        shown = game_engine.new_game(len(bots), seed, resolved)
-        click.echo(shown.render(None))
-
-        def narrate(seat: int, action: dict[str, Any], step: int) -> None:
-            click.echo(f"{step:4d}  {shown.describe(action)}")
-            shown.apply(action)
-            if shown.to_move() != seat:
-                click.echo(shown.render(None))
-
-        on_step = narrate
+    on_step = _Narrator() if show else None
     record = trio.run(
         lambda: play_match(
-            engine,
+            game_engine,
             specs,
             seed,
             resolved,
@@ -259,6 +289,26 @@ def play(
         )
     )
     _print_game(record, [shlex.join(spec.cmd) for spec in specs])
+
+
+class _Narrator:
+    """``arena play --show``: the table whenever another seat is to move, each decision in
+    words, the final table and the scores (the result table follows)."""
+
+    def __init__(self) -> None:
+        self._last_seat: int | None = None
+
+    def __call__(self, step: Step) -> None:
+        state = step.state
+        if step.seat is None or step.action is None:
+            click.echo(state.render(None))
+            scores = ", ".join(f"seat {i} {s:g}" for i, s in enumerate(state.result().scores))
+            click.echo(f"game over after {step.number} decisions; scores: {scores}")
+            return
+        if step.seat != self._last_seat:
+            click.echo(state.render(None))
+            self._last_seat = step.seat
+        click.echo(f"{step.number:4d}  {state.describe(step.action)}")
 
 
 def _print_game(record: GameRecord, commands: list[str]) -> None:
@@ -278,6 +328,16 @@ def _print_game(record: GameRecord, commands: list[str]) -> None:
     for number, seat in enumerate(record.seats):
         for note in seat.notes:
             click.echo(f"seat {number}: {note}")
+
+
+def _checked(engine: Engine, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """The resolved options of a game of ``players`` seats (a ConfigError names the engine)."""
+    from arena.config import check_game
+
+    try:
+        return check_game(engine, [players], options)
+    except ConfigError as exc:
+        raise ConfigError(f"{engine.name}: {exc}") from None
 
 
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -411,26 +471,19 @@ def check_bot_command(
     """
     import trio
 
-    import engines as registry
-    from arena.config import Limits, parse_command
+    from arena.config import Limits, default_players, load_engine, parse_command
     from arena.tools.checkbot import check_bot
-    from engines.base import OptionError
 
-    try:
-        game_engine = registry.get(engine)
-    except registry.UnknownEngine as exc:
-        raise ConfigError(str(exc)) from None
-    seats = players or min(max(2, game_engine.min_players), game_engine.max_players)
-    try:
-        game_engine.check(seats, {})
-    except OptionError as exc:
-        raise ConfigError(str(exc)) from None
+    game_engine = load_engine(engine)
+    seats = players or default_players(game_engine)
+    resolved = _checked(game_engine, seats, {})
     parse_command(command)  # a missing program is a usage error, not a failed check
     limits = Limits(move_ms=move_ms, bank_ms=bank_ms, startup_ms=startup_ms)
     report = trio.run(
         lambda: check_bot(
             command,
-            engine,
+            game_engine,
+            resolved,
             players=seats,
             games_per_seat=games,
             seed=seed,

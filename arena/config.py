@@ -12,14 +12,14 @@ import shlex
 import shutil
 import sys
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import engines
 from arena.errors import ConfigError
-from engines.base import OptionError
+from engines.base import Engine, OptionError
 
 MODES = ("round-robin", "gauntlet", "sprt")
 POLICIES = ("forfeit", "random")
@@ -198,7 +198,8 @@ class _Reader:
         self.prefix = prefix
 
     def fail(self, key: str, message: str) -> ConfigError:
-        return ConfigError(f"{self.source}: {self.prefix}{key}: {message}")
+        shown = key if key.isprintable() else repr(key)  # one line, whatever the key holds
+        return ConfigError(f"{self.source}: {self.prefix}{shown}: {message}")
 
     def check_keys(self, allowed: set[str]) -> None:
         for key in self.table:
@@ -263,11 +264,11 @@ def parse(
 
     engine_name = top.get("engine", str)
     try:
-        engine = engines.get(engine_name)
-    except engines.UnknownEngine as exc:
+        engine = load_engine(engine_name)
+    except ConfigError as exc:
         raise top.fail("engine", str(exc)) from None
 
-    players = _players(top, engine.min_players, engine.max_players)
+    players = _players(top, default_players(engine))
     mode = top.get("mode", str, "round-robin")
     if mode not in MODES:
         raise top.fail("mode", f"unknown mode {mode!r}; valid modes: {', '.join(MODES)}")
@@ -276,13 +277,10 @@ def parse(
     if not 0 <= seed < 2**63:
         raise top.fail("seed", f"must be between 0 and 2**63-1, got {seed}")
 
-    given_options = top.get("options", dict, {})
     try:
-        # resolved options do not depend on the player count: check every count, keep one
-        for count in players:
-            options = engine.check(count, given_options)
-    except OptionError as exc:
-        raise ConfigError(f"{source}: options: {exc}") from None
+        options = check_game(engine, players, top.get("options", dict, {}))
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
 
     limits = _limits(_Reader(source, top.get("limits", dict, {}), "limits."))
     policy = _policy(_Reader(source, top.get("policy", dict, {}), "policy."))
@@ -336,18 +334,51 @@ def parse(
     )
 
 
-def _players(top: _Reader, low: int, high: int) -> tuple[int, ...]:
-    value = top.get("players", (int, list), None)
-    if value is None:
-        value = [max(low, 2) if high >= 2 else low]
+def load_engine(name: str) -> Engine:
+    """The engine called ``name``; an unknown name is a :class:`ConfigError` listing the
+    valid ones."""
+    try:
+        return engines.get(name)
+    except engines.UnknownEngine as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def default_players(engine: Engine) -> int:
+    """The table size used when none is given: 2, or the engine's only size."""
+    return min(max(2, engine.min_players), engine.max_players)
+
+
+def check_game(
+    engine: Engine, players: Iterable[int], options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """``options`` resolved (defaults filled in) for tables of each size in ``players``.
+
+    The one check of player counts and options behind ``arena run`` (the league file),
+    ``arena play`` and ``arena check-bot``; raises :class:`ConfigError` ``players: ...`` or
+    ``options: ...``.
+    """
+    resolved: dict[str, Any] = {}
+    for count in players:
+        if not engine.min_players <= count <= engine.max_players:
+            raise ConfigError(
+                f"players: {count} is outside this engine's range "
+                f"{engine.min_players}..{engine.max_players}"
+            )
+        try:
+            resolved = engine.check(count, options)
+        except OptionError as exc:
+            raise ConfigError(f"options: {exc}") from None
+    return resolved
+
+
+def _players(top: _Reader, default: int) -> tuple[int, ...]:
+    value = top.get("players", (int, list), default)
     counts = value if isinstance(value, list) else [value]
     if not counts:
         raise top.fail("players", "must name at least one table size")
     for count in counts:
         if isinstance(count, bool) or not isinstance(count, int):
             raise top.fail("players", f"expected integers, got {count!r}")
-        if not low <= count <= high:
-            raise top.fail("players", f"{count} is outside this engine's range {low}..{high}")
     if len(set(counts)) != len(counts):
         raise top.fail("players", "a table size is listed twice")
     return tuple(counts)

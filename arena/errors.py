@@ -5,8 +5,10 @@
     ArenaError
     ├── UserError            a mistake in the user's input: one line, exit status 2
     │   ├── ConfigError      a league file or CLI value that is invalid (names file and key)
-    │   └── ResultsError     a results folder that cannot be used (locked, incomparable)
-    │       └── RecordError  a games.jsonl line that is not a game record
+    │   ├── ResultsError     a results folder that cannot be used (locked, incomparable)
+    │   │   └── RecordError  a games.jsonl line that is not a game record
+    │   └── ClusterError     a Dask cluster that cannot run the league (unreachable, a bot
+    │                        that cannot start on a worker, the extra not installed)
     └── BotFault             a bot broke the rules; ``verdict`` is the class recorded
         ├── BotTimeout       "timeout": no answer within the decision limit and the bank
         ├── BotIllegal       "illegal": an action not in the legal list
@@ -43,6 +45,10 @@ class ResultsError(UserError):
 
 class RecordError(ResultsError):
     """A ``games.jsonl`` line that is not a game record (not JSON, wrong keys or types)."""
+
+
+class ClusterError(UserError):
+    """A Dask cluster that cannot play the league; the message names the worker and bot."""
 
 
 class BotFault(ArenaError):

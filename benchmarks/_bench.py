@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import subprocess
@@ -31,6 +30,7 @@ import engines
 from arena import config as arena_config
 from arena import protocol
 from arena.league.runner import run_league
+from arena.record import GameRecord
 from engines.base import Engine
 from engines.testing import new_game
 
@@ -235,7 +235,7 @@ class LeagueRun:
     steady_s: float  # from the first finished game to the last one
     steady_decisions: int  # decisions of the games finished after the first one
     samples: dict[int, int] = field(default_factory=dict)  # games done -> referee RSS (KiB)
-    records: list[dict[str, Any]] = field(default_factory=list)
+    records: list[GameRecord] = field(default_factory=list)
 
     @property
     def decisions_per_s(self) -> float:
@@ -277,10 +277,10 @@ def run_timed_league(
         trio.run(lambda: run_league(config, out, jobs=jobs, fresh=True, progress=progress))
         wall = time.perf_counter() - started
         games = decisions = first = 0
-        records: list[dict[str, Any]] = []
+        records: list[GameRecord] = []
         with (out / "games.jsonl").open("rb") as handle:
             for line in handle:  # streamed: 20,000 records held at once would cost ~100 MiB
-                record = json.loads(line)
+                record = GameRecord.from_json(line)
                 count = sum(s.decisions for s in record.seats)
                 first = first if games else count
                 games += 1

@@ -3,6 +3,7 @@
     python benchmarks/engines.py                     # full: every engine and seat count (~1 min)
     python benchmarks/engines.py --quick             # smoke test (< 30 s)
     python benchmarks/engines.py --profile space-five:2   # cProfile one engine's play-outs
+    python benchmarks/engines.py --search            # only the search table (ISMCTS rates)
 
 For every engine and player count, games with seeds 1, 2, ... are played with seeded random
 choices, doing per decision exactly what the referee does: ``legal_actions()``,
@@ -12,6 +13,11 @@ legal list), and the checked ``apply(legal[i])``. Each part is timed on its own.
 The baseline, measured in the same run right after each engine/seat count (the fastest of
 three short runs): one raw trio pipe round trip with ``benchmarks/trivial_bot.py`` carrying
 an act line of that engine's mean size. Target: engine cost per decision < 0.5 of that round trip.
+
+The search table: at the decisions of seat 0 in seeded random games, the cost of
+``sample_state`` from the seat's observations, of ``clone()``, and the ISMCTS iterations per
+second of ``bots.ismcts`` (one ``sample_state``, a tree descent and a random play-out to the
+end, or capped at 30 actions: the ``--depth`` flag) with the share of ``sample_state`` in it.
 """
 
 from __future__ import annotations
@@ -32,9 +38,12 @@ import pstats  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
+from typing import Any  # noqa: E402
 
 from arena import protocol  # noqa: E402
+from arena.sdk import GameInfo  # noqa: E402
 from benchmarks import _bench  # noqa: E402
+from bots.ismcts import Search, random_playout  # noqa: E402
 from engines.base import Engine  # noqa: E402
 from engines.testing import new_game  # noqa: E402
 
@@ -50,7 +59,6 @@ class Tally:
     observe: float = 0.0
     encode: float = 0.0
     apply: float = 0.0
-    clone: float = 0.0  # state.clone() at every decision point (not part of a decision)
     sizes: int = 0
     sample: bytes = b""
     lines: list[bytes] = field(default_factory=list)
@@ -83,8 +91,6 @@ def play(engine: Engine, players: int, seed: int, tally: Tally, keep: bool = Fal
         t3 = clock()
         state.apply(legal[rng.randrange(len(legal))])
         t4 = clock()
-        state.clone()
-        tally.clone += clock() - t4
         tally.legal += t1 - t0
         tally.observe += t2 - t1
         tally.encode += t3 - t2
@@ -124,12 +130,67 @@ def profile(engine: Engine, players: int, seconds: float) -> None:
     stats.sort_stats("tottime").print_stats(25)
 
 
+def search_rates(engine: Engine, players: int, seconds: float) -> dict[str, Any]:
+    """Search costs at seat 0's decisions of seeded random games (see the module doc)."""
+    clock = time.perf_counter
+    options = engine.check(players, {})
+    spent = {"sample": 0.0, "clone": 0.0, "full": 0.0, "capped": 0.0}
+    counts = {"sample": 0, "clone": 0, "full": 0, "capped": 0}
+    seed = 1
+    started = clock()
+    while clock() - started < seconds:
+        state = engine.new_game(players, seed, options)
+        rng = random.Random(seed)
+        seen: list[dict[str, Any]] = []
+        decision = 0
+        while (seat := state.to_move()) is not None:
+            legal = state.legal_actions()
+            if seat == 0:
+                seen.append(state.observation(0))
+                if len(legal) > 1 and decision % 5 == 0:
+                    t0 = clock()
+                    for _ in range(10):
+                        engine.sample_state(players, options, 0, seen, rng)
+                    t1 = clock()
+                    for _ in range(10):
+                        state.clone()
+                    t2 = clock()
+                    spent["sample"] += t1 - t0
+                    spent["clone"] += t2 - t1
+                    counts["sample"] += 10
+                    counts["clone"] += 10
+                    game = GameInfo(engine.name, options, "bench", 0, players, seed, rng)
+                    for kind, depth in (("full", -1), ("capped", 30)):
+                        search = Search(engine, game, 0.7, random_playout, depth)
+                        t0 = clock()
+                        search.choose(seen, legal, 5, 0.0)
+                        spent[kind] += clock() - t0
+                        counts[kind] += 5
+                decision += 1 if seat == 0 else 0
+            state.apply(legal[rng.randrange(len(legal))])
+        seed += 1
+    sample = spent["sample"] / counts["sample"]
+    full = counts["full"] / spent["full"]
+    capped = counts["capped"] / spent["capped"]
+    return {
+        "engine": engine.name,
+        "seats": players,
+        "games": seed - 1,
+        "sample_state µs": sample * 1e6,
+        "clone µs": spent["clone"] / counts["clone"] * 1e6,
+        "iter/s full": full,
+        "sample share": sample * full,
+        "iter/s depth 30": capped,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short smoke run (< 30 s)")
     parser.add_argument("--engines", nargs="*", help="engine names (default: all)")
     parser.add_argument("--seconds", type=float, help="play-out time per engine and seat count")
     parser.add_argument("--profile", metavar="ENGINE[:SEATS]", help="cProfile one engine")
+    parser.add_argument("--search", action="store_true", help="only the search table")
     args = parser.parse_args()
     seconds = args.seconds or (0.25 if args.quick else 2.0)
     rt_seconds = 0.1 if args.quick else 0.3
@@ -138,6 +199,10 @@ def main() -> None:
         name, _, seats = args.profile.partition(":")
         engine = _bench.load_engines([name])[name]
         profile(engine, int(seats or max(2, engine.min_players)), max(seconds, 2.0))
+        return
+
+    if args.search:
+        search_table(args.engines, seconds)
         return
 
     print("# Engine cost per decision vs one pipe round trip")
@@ -164,7 +229,6 @@ def main() -> None:
                     "obs": tally.observe / d * 1e6,
                     "encode": tally.encode / d * 1e6,
                     "apply": tally.apply / d * 1e6,
-                    "clone": tally.clone / d * 1e6,
                     "act bytes": round(tally.sizes / d),
                     "pipe RT µs": rt * 1e6,
                     "cost/RT": per / rt,
@@ -178,10 +242,25 @@ def main() -> None:
         "\nµs/dec = legal + obs + encode + apply (each µs per decision): legal_actions(), "
         "observation(seat), protocol.encode of the act line, checked apply(legal[i]);"
         "\npipe RT µs: one raw trio round trip with the trivial bot, act line of the mean size,"
-        " fastest of 3 short runs right after each row;\ngames/s includes new_game and result;"
-        "\nclone: µs per state.clone() taken at every decision point (not part of µs/dec)."
+        " fastest of 3 short runs right after each row;\ngames/s includes new_game and result."
     )
     print(f"\ntotal time {time.perf_counter() - started:.0f} s; {_bench.machine_line()}")
+    search_table(args.engines, seconds)
+
+
+def search_table(names: list[str] | None, seconds: float) -> None:
+    print("\n# Search: sample_state, clone and ISMCTS iterations per second")
+    rows = []
+    for name, engine in _bench.load_engines(names).items():
+        for players in _bench.player_counts(engine):
+            rows.append(search_rates(engine, players, seconds))
+            print(f"  {name} {players}: {rows[-1]['iter/s full']:.0f} iter/s", file=sys.stderr)
+    _bench.print_table(rows, "Search (bots.ismcts, random play-outs)")
+    print(
+        "\niter/s full: ISMCTS iterations per second with play-outs to the end of the game;"
+        " depth 30: play-outs capped at 30 actions;\nsample share: the part of a full"
+        f" iteration spent in sample_state. {_bench.machine_line()}"
+    )
 
 
 if __name__ == "__main__":

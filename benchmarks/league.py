@@ -50,12 +50,13 @@ def _pick_engine(wanted: str | None) -> str:
 
 def _fresh_games(config: Any, count: int) -> float:
     """Mean seconds per game when every seat gets a freshly started process."""
+    import engines
     from arena.tools.match import play_match
 
+    engine = engines.get(config.engine)
+
     async def one(seed: int) -> None:
-        await play_match(
-            config.engine, config.bots, seed, config.options, config.limits, config.policy
-        )
+        await play_match(engine, config.bots, seed, config.options, config.limits, config.policy)
 
     trio.run(one, 0)  # warm-up
     started = time.perf_counter()

@@ -1,11 +1,14 @@
-"""Time the standings on a large synthetic league.
+"""Time ``arena standings`` on a large synthetic results folder (issue 19's targets).
 
-    python benchmarks/ratings.py                       # 100 000 games, 4 seats, 20 bots
-    python benchmarks/ratings.py --model pl --bootstrap 200
+    python benchmarks/ratings.py                  # 100 000 games, 4 seats, 20 bots
+    python benchmarks/ratings.py --games 20000
 
-Prints the time to read the games.jsonl text (``GameRecord.from_json`` of every line: the
-floor any standings command pays), one fit without intervals, and the full standings with bootstrap
-intervals, each also as a ratio to the reading time measured in the same run.
+Writes a results folder (``league.toml`` + ``games.jsonl``) of simulated games, then runs the
+real command, ``python -m arena standings DIR --model bt`` and ``--model pl`` (1000 bootstrap
+resamples, the command's default), each in its own process: wall time and CPU time (imports,
+reading, fits, bootstrap, printing; on a busy machine the CPU time is the steadier figure)
+and peak memory. The baseline measured in the same run is the floor every standings command
+pays: ``orjson.loads`` of every line, in-process. Targets: under 3 s for BT and 5 s for PL.
 """
 
 from __future__ import annotations
@@ -20,12 +23,15 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _ROOT / "benchmarks":
     sys.path[0] = str(_ROOT)
 
 import argparse  # noqa: E402
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
+import orjson  # noqa: E402
 
-from arena.record import GameRecord  # noqa: E402
-from arena.stats.ratings import compute_standings  # noqa: E402
+from benchmarks._bench import machine_line  # noqa: E402
 from tests.ratings_sim import simulate_league  # noqa: E402
 
 
@@ -34,34 +40,50 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--bots", type=int, default=20)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--bootstrap", type=int, default=1000)
-    parser.add_argument("--model", default="bt", choices=["bt", "pl"])
     args = parser.parse_args()
 
     elos = list(np.linspace(1200.0, 1800.0, args.bots))
     records = simulate_league(
         elos, players=args.players, blocks=args.games // args.players, seed=1, seat_advantage=30
     )
-    text = b"".join(rec.to_json() for rec in records)
-    print(f"{len(records)} games, {args.players} seats, {args.bots} bots, model {args.model}")
+    print(f"# arena standings: {len(records)} games, {args.players} seats, {args.bots} bots")
+    print(machine_line())
+    with tempfile.TemporaryDirectory(prefix="arena-ratings-bench-") as tmp:
+        folder = Path(tmp)
+        (folder / "league.toml").write_text('name = "bench"\nengine = "sim"\n')
+        with (folder / "games.jsonl").open("wb") as handle:
+            handle.writelines(record.to_json() for record in records)
+        del records
+        size = (folder / "games.jsonl").stat().st_size
+        print(f"games.jsonl: {size / 2**20:.0f} MiB")
 
-    start = time.perf_counter()
-    parsed = [GameRecord.from_json(line) for line in text.splitlines()]
-    read = time.perf_counter() - start
-    print(f"read games.jsonl text:           {read:6.2f} s   (1.0x)")
+        started = time.perf_counter()
+        with (folder / "games.jsonl").open("rb") as handle:
+            for line in handle:
+                orjson.loads(line)
+        floor = time.perf_counter() - started
+        print(f"\nfloor, orjson.loads of every line (in-process): {floor:6.2f} s  (1.0x)")
+        for model, target in (("bt", 3.0), ("pl", 5.0)):
+            seconds, cpu, peak = _standings(folder, model)
+            verdict = "met" if seconds < target else "MISSED"
+            print(
+                f"arena standings --model {model}: {seconds:6.2f} s wall ({seconds / floor:.1f}x), "
+                f"{cpu:.2f} s CPU, peak RSS {peak / 1024:.0f} MiB "
+                f"(target < {target:.0f} s: {verdict})"
+            )
 
-    start = time.perf_counter()
-    compute_standings(parsed, model=args.model, bootstrap=0)
-    single = time.perf_counter() - start
-    print(f"standings, no intervals:         {single:6.2f} s   ({single / read:.1f}x)")
 
-    start = time.perf_counter()
-    standings = compute_standings(parsed, model=args.model, bootstrap=args.bootstrap)
-    full = time.perf_counter() - start
-    print(f"standings, {args.bootstrap} resamples:       {full:6.2f} s   ({full / read:.1f}x)")
-    print(f"read + standings with intervals: {read + full:6.2f} s")
-    widest = max((row.plus_minus or 0.0) for row in standings.rows)
-    print(f"widest 95% interval: ±{widest:.1f} Elo over {standings.units} blocks")
+def _standings(folder: Path, model: str) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and peak RSS (KiB) of one ``arena standings`` process."""
+    command = [sys.executable, "-m", "arena", "standings", str(folder), "--model", model]
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=_ROOT, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed with exit code {process.returncode}")
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 if __name__ == "__main__":

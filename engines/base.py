@@ -20,7 +20,7 @@ Nothing here imports the referee; the referee never imports a game's rules.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
@@ -28,6 +28,7 @@ Action = dict[str, Any]
 
 __all__ = [
     "Action",
+    "ActionKey",
     "Engine",
     "EngineBase",
     "EngineError",
@@ -38,10 +39,12 @@ __all__ = [
     "OptionSpec",
     "Result",
     "State",
+    "action_key",
     "declared_fields",
     "derive_rng",
     "ranks_from_scores",
     "resolve_options",
+    "utility",
 ]
 
 
@@ -224,6 +227,14 @@ class Engine(Protocol):
     def option_specs(self) -> Mapping[str, OptionSpec]: ...
     def check(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]: ...
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> State: ...
+    def sample_state(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> State: ...
 
 
 class EngineBase:
@@ -443,3 +454,84 @@ def _undeclared(cls: type[GameState], attributes: Mapping[str, Any]) -> str:
         "COPIED_GRIDS: "
         f"{extra or '-'}; declared but not set: {missing or '-'}"
     )
+
+
+# -- what search needs ------------------------------------------------------------------
+
+ActionKey = tuple[Any, ...]
+
+
+def action_key(action: Action) -> ActionKey:
+    """A canonical hashable key of an action: equal actions give equal keys.
+
+    The key is the action's items sorted by name, lists and objects inside turned into
+    tuples the same way, so it does not depend on the order the keys were written in.
+
+    >>> action_key({"y": 1, "type": "place", "x": 0})
+    (('type', 'place'), ('x', 0), ('y', 1))
+    """
+    return tuple(sorted((name, _frozen(value)) for name, value in action.items()))
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, dict):
+        return action_key(value)
+    return value
+
+
+def utility(result: Result, seat: int) -> float:
+    """The value of a finished game for ``seat`` on one scale for every engine: 0 to 1.
+
+    With two or more seats it is rank-based: the share of the other seats that ``seat``
+    finished ahead of, a tie counting half (alone first = 1, alone last = 0, a shared place
+    in between). It is the game's score in the pairwise (Bradley-Terry) sense the standings
+    use. A solo game ranks its only seat first whatever happens, so there the engine puts
+    the value in ``result.detail["solo_utility"]`` (0 to 1; each engine's README says how
+    it is computed); without it a solo game is worth 0.5.
+    """
+    ranks = result.ranks
+    if len(ranks) == 1:
+        return float(result.detail.get("solo_utility", 0.5))
+    own = ranks[seat]
+    beaten = sum(1.0 if own < other else 0.5 if own == other else 0.0 for other in ranks)
+    return (beaten - 0.5) / (len(ranks) - 1)
+
+
+class SampleMemo:
+    """A one-entry memo for ``Engine.sample_state``: rebuild the public table once per list
+    of observations, then draw each sample with the rebuilt state's ``determinize``.
+
+    A search bot calls ``sample_state`` with the same observations on every iteration of one
+    decision; rebuilding the table from the observation is the slow part (a layout, boxes),
+    while ``determinize`` redraws exactly the hidden parts the rebuild drew, from the same
+    distribution. The memo holds the last observation object itself (observations are never
+    mutated), so a new decision or another game never meets a stale entry.
+    """
+
+    def __init__(self) -> None:
+        self._last: dict[str, Any] | None = None
+        self._count = 0
+        self._seat = -1
+        self._state: State | None = None
+
+    def sample(
+        self,
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+        rebuild: Callable[[], State],
+    ) -> State:
+        """A fresh sample: ``rebuild()`` when the observations are new, then
+        ``determinize(seat, rng)`` of the rebuilt state."""
+        last = observations[-1]
+        if (
+            self._state is None
+            or last is not self._last
+            or len(observations) != self._count
+            or seat != self._seat
+        ):
+            self._state = rebuild()
+            self._last, self._count, self._seat = last, len(observations), seat
+        return self._state.determinize(seat, rng)

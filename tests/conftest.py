@@ -2,8 +2,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -44,3 +46,20 @@ def write_league(folder: Path, text: str) -> Path:
 
 
 PYTHON = sys.executable
+
+T = TypeVar("T")
+
+
+def wait_until(check: Callable[[], T], what: str, timeout: float = 60.0) -> T:
+    """Wait for ``check()`` to return a true value and return it; fail naming ``what`` if
+    that has not happened within ``timeout`` seconds.
+
+    For conditions outside this process (a file growing, a process leaving the table): the
+    check is retried every 20 ms, and the wait ends the moment it holds.
+    """
+    deadline = time.monotonic() + timeout
+    while not (value := check()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.02)
+    return value

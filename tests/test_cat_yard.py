@@ -565,7 +565,7 @@ def test_observation_fields_and_hidden_order() -> None:
     assert set(obs) == {
         "seat", "to_move", "phase", "round", "target", "end_triggered", "main_action",
         "players", "cushions", "protected", "yard", "cat_stack_count", "cat_stack_top_points",
-        "cat_discard", "deck_count", "discard", "revealed", "pending_dog", "drawn",
+        "cat_discard", "deck_count", "discard", "revealed", "pending_dog", "drawn", "draws_left",
         "swapped_with", "events",
     }  # fmt: skip
     assert obs["seat"] == 1 and obs["to_move"] == 0

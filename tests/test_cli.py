@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,21 @@ def test_play_rejects_wrong_player_count() -> None:
     result = CliRunner().invoke(
         main, ["play", "space-five", *["--bot", "python -m bots.random"] * 5]
     )
-    assert result.exit_code == 2 and "space-five takes 1-4 players, got 5" in result.output
+    assert result.exit_code == 2
+    assert result.output == (
+        "arena: error: space-five: players: 5 is outside this engine's range 1..4\n"
+    )
+
+
+def test_play_and_check_bot_share_the_league_files_checks() -> None:
+    """One check of player counts and options behind run, play and check-bot."""
+    check = CliRunner().invoke(
+        main, ["check-bot", "python -m bots.random", "--engine", "space-five", "--players", "5"]
+    )
+    assert check.exit_code == 2
+    assert "space-five: players: 5 is outside this engine's range 1..4" in check.output
+    unknown = CliRunner().invoke(main, ["check-bot", "python -m bots.random", "--engine", "go"])
+    assert unknown.exit_code == 2 and "unknown engine 'go'" in unknown.output
 
 
 def test_play_with_bad_option_value() -> None:
@@ -82,7 +97,7 @@ def test_play_unknown_engine() -> None:
     assert result.exit_code == 2 and "unknown engine 'chess'" in result.output
 
 
-def test_play_one_game_with_show(in_repo: Path) -> None:
+def test_play_show_narrates_every_decision_and_ends_in_words(in_repo: Path) -> None:
     args = [
         "play",
         "space-five",
@@ -96,7 +111,17 @@ def test_play_one_game_with_show(in_repo: Path) -> None:
     ]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
-    assert "seat" in result.output and "rank" in result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("Space Five") and "seat 0 to act" in lines[0]
+    over = next(i for i, line in enumerate(lines) if line.startswith("game over after "))
+    decisions = int(lines[over].split()[3])
+    narrated = [line for line in lines[:over] if re.match(r"^ {0,3}\d+  seat \d ", line)]
+    assert [int(line.split()[0]) for line in narrated] == list(range(decisions))
+    assert "scores: seat 0 " in lines[over]
+    table = lines[over + 1 :]
+    assert table[0].split()[:3] == ["seat", "rank", "score"]
+    moves = [int(row.split()[3]) for row in table[2:4]]
+    assert sum(moves) == decisions
 
 
 def test_engines_lists_every_engine() -> None:

@@ -2,15 +2,53 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import arena
 import engines
 import engines.base
 import engines.testing
 from arena import errors, protocol
 
 
+def test_public_api_of_arena() -> None:
+    assert arena.__all__ == [
+        "ArenaError",
+        "ConfigError",
+        "GameRecord",
+        "LeagueConfig",
+        "LeagueOutcome",
+        "RecordError",
+        "ResultsError",
+        "SeatRecord",
+        "Standings",
+        "UserError",
+        "__version__",
+        "compute_standings",
+        "load_league",
+        "play_local",
+        "read_games",
+        "run_league",
+    ]
+    for name in arena.__all__:
+        assert getattr(arena, name) is not None
+    assert sorted(arena._EXPORTS) == sorted(set(arena.__all__) - {"__version__"})
+    assert arena.load_league is arena.config.load
+    assert issubclass(arena.RecordError, arena.ResultsError)
+
+
+def test_a_bot_importing_the_sdk_loads_no_referee() -> None:
+    """The API is imported on first use: ``import arena.sdk`` (every Python bot) stays cheap."""
+    code = "import sys, arena.sdk; print(sorted(m for m in sys.modules if m.startswith('arena')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['arena', 'arena.errors', 'arena.protocol', 'arena.sdk']"
+
+
 def test_engine_contract_exports() -> None:
     assert sorted(engines.base.__all__) == [
         "Action",
+        "ActionKey",
         "Engine",
         "EngineBase",
         "EngineError",
@@ -21,10 +59,12 @@ def test_engine_contract_exports() -> None:
         "OptionSpec",
         "Result",
         "State",
+        "action_key",
         "declared_fields",
         "derive_rng",
         "ranks_from_scores",
         "resolve_options",
+        "utility",
     ]
     assert sorted(engines.testing.__all__) == [
         "check_clone_independent",

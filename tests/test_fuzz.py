@@ -259,7 +259,7 @@ def test_random_bytes_from_a_bot_process(payload: bytes) -> None:
             BotSpec("random", config.parse_command(f"python -m bots.random {marker}")),
         ]
         limits = Limits(move_ms=200, bank_ms=200, bye_ms=200)
-        record = trio.run(play_match, "toy", bots, 3, {"pile": 6}, limits, Policy())
+        record = trio.run(play_match, ENGINE, bots, 3, {"pile": 6}, limits, Policy())
     assert set(record.seats[0].verdicts) <= ALLOWED
     assert record.seats[1].verdicts == {}
     assert replay_record(record) == []

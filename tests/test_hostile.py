@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +25,7 @@ from arena.league.runner import LeagueOutcome, run_league
 from arena.league.store import read_games
 from arena.record import GameRecord
 from arena.tools.replay import replay_record
-from tests.conftest import ROOT, processes_with
+from tests.conftest import ROOT, processes_with, wait_until
 
 HOSTILE = ROOT / "tests" / "hostile"
 # Short clocks keep the suite fast; the random bots answer in a few ms, far inside them.
@@ -81,15 +80,6 @@ def comparable(record: GameRecord) -> tuple[object, ...]:
     return (record.id, record.seed, record.moves, seats)
 
 
-def wait_no_processes(marker: str, timeout: float = 5.0) -> list[str]:
-    """The marker's processes once they are gone, or what is still there after ``timeout``
-    (a killed process can take a moment to disappear from the process table)."""
-    deadline = time.monotonic() + timeout
-    while (left := processes_with(marker)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return left
-
-
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
     """The same league with a well-behaved random bot named ``hostile``: games by id."""
@@ -114,11 +104,10 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
 class HostileRun:
     """One hostile league's outcome, its games, and checks shared by every test."""
 
-    def __init__(self, outcome: LeagueOutcome, folder: Path, marker: str, seconds: float) -> None:
+    def __init__(self, outcome: LeagueOutcome, folder: Path, marker: str) -> None:
         self.outcome = outcome
         self.folder = folder
         self.marker = marker
-        self.seconds = seconds
         self.records = read_games(folder)
 
     def hostile_seats(self) -> list[tuple[GameRecord, int]]:
@@ -139,7 +128,8 @@ class HostileRun:
                 assert not record.seats[bystander].forfeit
             else:
                 assert comparable(record) == comparable(reference[record.id])
-        assert wait_no_processes(self.marker) == []
+        # a killed process can take a moment to leave the process table
+        wait_until(lambda: processes_with(self.marker) == [], f"no process of {self.marker}", 5)
 
 
 def run_hostile(
@@ -155,9 +145,8 @@ def run_hostile(
     text = league_text(marker, cmd or hostile_cmd(program), limits, bot_limits, policy)
     path.write_text(text)
     league = config.load(path)
-    started = time.monotonic()
     outcome = trio.run(lambda: run_league(league, tmp_path / "out", jobs=2))
-    return HostileRun(outcome, tmp_path / "out", marker, time.monotonic() - started)
+    return HostileRun(outcome, tmp_path / "out", marker)
 
 
 pytestmark = pytest.mark.usefixtures("toy_engine", "in_repo")
@@ -268,7 +257,6 @@ def test_giant_line_is_protocol_and_referee_memory_stays_bounded(
     path = tmp_path / "league.toml"
     path.write_text(league_text(marker, hostile_cmd("giant_line")))
     peak_file = tmp_path / "peak"
-    started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-c", GIANT_DRIVER, str(path), str(tmp_path / "out"), str(peak_file)],
         cwd=ROOT,
@@ -280,7 +268,7 @@ def test_giant_line_is_protocol_and_referee_memory_stays_bounded(
     assert "Traceback" not in done.stderr
     peak_mb = int(peak_file.read_text()) / 1024  # VmHWM is in kB
     outcome = LeagueOutcome(scheduled=GAMES, played=GAMES, skipped=0)
-    run = HostileRun(outcome, tmp_path / "out", marker, time.monotonic() - started)
+    run = HostileRun(outcome, tmp_path / "out", marker)
     run.check(reference)
     assert run.verdicts() == [{"protocol": 1}] * HOSTILE_GAMES
     for record, seat in run.hostile_seats():
@@ -322,8 +310,7 @@ def test_cpu_spinner_times_out_and_is_ended(tmp_path: Path, reference: Games) ->
 def test_bot_ignoring_bye_is_killed_after_the_grace(tmp_path: Path, reference: Games) -> None:
     run = run_hostile(tmp_path, "ignores_bye")
     run.check(reference)
-    assert run.verdicts() == [{}] * HOSTILE_GAMES
-    assert run.seconds < 10
+    assert run.verdicts() == [{}] * HOSTILE_GAMES  # killed, not a fault: no verdict
 
 
 @pytest.mark.slow

@@ -2,7 +2,8 @@
 
 Layers, bottom to top: the base modules at the top of the package (errors, protocol, config,
 sdk, record), ``game`` (one game between seats), ``stats``, ``league`` (a league and its
-results folder), ``show`` (what is shown to people), ``tools`` (for bot authors), ``cli``.
+results folder), ``show`` (what is shown to people), ``tools`` (for bot authors), ``cli``;
+above them all ``arena`` itself (``arena/__init__.py``: the public API, imported lazily).
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ from pathlib import Path
 
 import arena
 
-LAYERS = ("base", "game", "stats", "league", "show", "tools", "cli")
+LAYERS = ("base", "game", "stats", "league", "show", "tools", "cli", "api")
 PACKAGE = Path(arena.__file__).parent
 
 
 def _layer(module: str) -> str:
+    if module == "arena":
+        return "api"
     parts = module.split(".")
     if len(parts) > 1 and parts[1] in LAYERS:
         return parts[1]

@@ -6,7 +6,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from arena.league.runner import run_league
 from arena.league.store import read_games
 from arena.record import GameRecord
 from arena.tools.replay import replay_record
-from tests.conftest import ROOT, processes_with
+from tests.conftest import ROOT, processes_with, wait_until
 
 
 def league_text(marker: str, engine: str = "toy", rounds: int = 2, extra: str = "") -> str:
@@ -126,11 +125,7 @@ def test_sigint_stops_cleanly_and_resume_completes(tmp_path: Path) -> None:
 
     proc = run_cli("run", str(cfg), "--out", str(out), "--jobs", "2")
     games = out / "games.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if games.exists() and games.read_bytes().count(b"\n") >= 6:
-            break
-        time.sleep(0.02)
+    wait_until(lambda: games.exists() and games.read_bytes().count(b"\n") >= 6, "6 games")
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
@@ -153,9 +148,8 @@ def test_second_run_on_same_folder_is_refused(tmp_path: Path) -> None:
     cfg = tmp_path / "sf.toml"
     cfg.write_text(league_text(marker, engine="space-five", rounds=3))
     first = run_cli("run", str(cfg), "--out", str(tmp_path / "o"), "--jobs", "1")
-    deadline = time.monotonic() + 60
-    while not (tmp_path / "o" / "games.jsonl").exists() and time.monotonic() < deadline:
-        time.sleep(0.02)
+    # the games file is opened once the first run holds the folder's lock
+    wait_until((tmp_path / "o" / "games.jsonl").exists, "the first run to lock the folder")
     second = run_cli("run", str(cfg), "--out", str(tmp_path / "o"))
     _, err = second.communicate(timeout=60)
     first.send_signal(signal.SIGTERM)

@@ -21,7 +21,7 @@ from arena.game.seats import FunctionSeat
 from arena.game.spec import GameSpec
 from arena.league.runner import run_league
 from arena.league.store import GAMES, read_games, scan_games
-from arena.record import FORMAT, GameRecord
+from arena.record import FORMAT, GameRecord, _Reader, _well_formed
 from arena.sdk import GameInfo
 from tests.conftest import ROOT, processes_with
 
@@ -98,6 +98,28 @@ def _line(**changes: Any) -> str:
 def test_a_line_that_is_not_a_game_is_one_clear_error(line: str, message: str) -> None:
     with pytest.raises(RecordError, match=message):
         GameRecord.from_json(line)
+
+
+def test_the_fast_reader_agrees_with_the_checking_reader(toy_engine: str) -> None:
+    good = json.loads(a_game(toy_engine).to_json())
+    assert _well_formed(good) == _Reader(good).record()
+    damaged = [
+        {"scores": [float("nan"), 0]},
+        {"ranks": [True, 2]},
+        {"moves": [0, -1]},
+        {"moves": [0, 1.0]},
+        {"notes": [[1], []]},
+        {"verdicts": [{"timeout": 1.5}, {}]},
+        {"think_ms": ["1", 0]},
+        {"wall_ms": None},
+        {"seating": ["a", 2]},
+        {"format": True},
+    ]
+    for change in damaged:
+        line = good | change
+        assert _well_formed(line) is None, change
+        with pytest.raises(RecordError):
+            _Reader(line).record()
 
 
 def test_reader_numbers_bad_lines_and_keeps_the_rest(tmp_path: Path, toy_engine: str) -> None:

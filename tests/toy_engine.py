@@ -8,7 +8,7 @@ takes the last counter wins; everyone else shares second place. It is the templa
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.base import Action, Engine, EngineBase, EventLog, GameState, OptionSpec, Result
@@ -83,6 +83,21 @@ class ToyEngine(EngineBase):
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> ToyState:
         return ToyState(players, seed, options["pile"])
+
+    def sample_state(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> ToyState:
+        """The pile and the seat's secret as observed; the other secrets drawn at random."""
+        state = ToyState(players, 0, observations[-1]["pile"])
+        state.turn = seat
+        state.secrets = [rng.randrange(100) for _ in range(players)]
+        state.secrets[seat] = observations[-1]["secret"]
+        return state
 
 
 ENGINE: Engine = ToyEngine()

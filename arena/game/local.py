@@ -4,8 +4,11 @@ For tests, quick heuristic comparisons and engine benchmarks::
 
     python -m arena.game.local space-five bots.space_five_greedy bots.random --games 200
 
-plays seat-rotated blocks (the same seed under every rotation) and prints each bot's mean
-rank, win share and mean score.
+plays seat-rotated blocks with a league's seeds (the same seed under every rotation) on the
+referee's own loop, each bot a :class:`~arena.game.seats.FunctionSeat`, and prints each
+bot's mean rank, win share and mean score. A ``choose`` function sees exactly what a bot
+process would: the observation, the legal list, and a ``GameInfo`` whose ``step`` is the
+protocol's step and whose seed is the one ``start`` would send.
 """
 
 from __future__ import annotations
@@ -13,13 +16,19 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import trio
+
 import engines
-from arena.sdk import Choose, GameInfo
-from engines.base import Result
+from arena.config import Limits, Policy, check_game
+from arena.game.referee import play_game
+from arena.game.seats import FunctionSeat
+from arena.game.spec import GameSpec, block_games, block_seed
+from arena.record import GameRecord
+from arena.sdk import Choose
+from engines.base import Engine
 
 
 def play_local(
@@ -27,33 +36,28 @@ def play_local(
     policies: Sequence[Choose],
     seed: int,
     options: Mapping[str, Any] | None = None,
-    bot_seeds: Sequence[int] | None = None,
-) -> Result:
-    """Play one game with ``policies[i]`` in seat ``i``; return its result."""
+) -> GameRecord:
+    """Play one game with ``policies[i]`` in seat ``i``; return its record."""
     engine = engines.get(engine_name)
-    players = len(policies)
-    opts = engine.check(players, dict(options or {}))
-    state = engine.new_game(players, seed, opts)
-    seeds = list(bot_seeds) if bot_seeds is not None else [seed * 31 + i for i in range(players)]
-    infos = [
-        GameInfo(
-            engine=engine_name,
-            options=opts,
-            game=f"local-{seed}",
-            seat=i,
-            players=players,
-            seed=seeds[i],
-            rng=random.Random(seeds[i]),
-        )
-        for i in range(players)
-    ]
-    while (seat := state.to_move()) is not None:
-        legal = state.legal_actions()
-        info = infos[seat]
-        info.step += 1
-        choice = policies[seat](state.observation(seat), legal, info)
-        state.apply(legal[choice] if isinstance(choice, int) else choice)
-    return state.result()
+    resolved = check_game(engine, [len(policies)], options or {})
+    names = tuple(f"seat{i}" for i in range(len(policies)))
+    spec = GameSpec(f"local-{seed}", 0, 0, 0, seed, names)
+    choosers = dict(zip(names, policies, strict=True))
+    return trio.run(play_specs, engine, resolved, [spec], choosers)[0]
+
+
+async def play_specs(
+    engine: Engine,
+    options: Mapping[str, Any],
+    specs: Sequence[GameSpec],
+    choosers: Mapping[str, Choose],
+) -> list[GameRecord]:
+    """Play ``specs`` one after another, each seat played by ``choosers[bot name]``."""
+    records = []
+    for spec in specs:
+        seats = [FunctionSeat(name, choosers[name], engine.name, options) for name in spec.seating]
+        records.append(await play_game(engine, options, spec, seats, Limits(), Policy()))
+    return records
 
 
 def _load(module_name: str) -> Choose:
@@ -71,26 +75,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--option", action="append", default=[], help="k=v (JSON value)")
     args = parser.parse_args(argv)
 
-    options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
-    names = list(args.bots)
-    policies = [_load(n) for n in names]
-    players = len(names)
-    ranks: dict[str, list[int]] = {n: [] for n in set(names)}
-    scores: dict[str, list[float]] = {n: [] for n in set(names)}
-    for block in range(args.games):
-        for rotation in range(players):
-            seating = names[rotation:] + names[:rotation]
-            pols = policies[rotation:] + policies[:rotation]
-            result = play_local(args.engine, pols, args.seed * 100_003 + block, options)
-            for seat, name in enumerate(seating):
-                ranks[name].append(result.ranks[seat])
-                scores[name].append(result.scores[seat])
-    for name in sorted(ranks):
-        r, s = ranks[name], scores[name]
-        wins = sum(1 for x in r if x == 1) / len(r)
+    engine = engines.get(args.engine)
+    given = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
+    options = check_game(engine, [len(args.bots)], given)
+    names = tuple(args.bots)  # a module named twice is one bot in two seats
+    choosers = {name: _load(name) for name in names}
+    specs = [
+        spec
+        for block in range(args.games)
+        for spec in block_games(0, names, block, block_seed(args.seed, len(names), block))
+    ]
+    records = trio.run(play_specs, engine, options, specs, choosers)
+    for name in sorted(choosers):
+        seats = [seat for record in records for seat in record.seats if seat.bot == name]
+        ranks = [seat.rank for seat in seats]
+        wins = sum(1 for rank in ranks if rank == 1) / len(ranks)
+        mean_score = sum(seat.score for seat in seats) / len(seats)
         print(
-            f"{name:32s} games {len(r):5d}  mean rank {sum(r) / len(r):.3f}  "
-            f"win share {wins:.3f}  mean score {sum(s) / len(s):.2f}"
+            f"{name:32s} games {len(ranks):5d}  mean rank {sum(ranks) / len(ranks):.3f}  "
+            f"win share {wins:.3f}  mean score {mean_score:.2f}"
         )
 
 

@@ -19,9 +19,23 @@ from arena.errors import BotDisqualified, BotFault
 from arena.game.seats import Seat
 from arena.game.spec import GameSpec, bot_seed
 from arena.record import Forfeit, GameRecord, SeatRecord
-from engines.base import Engine, derive_rng
+from engines.base import Action, Engine, State, derive_rng
 
-StepHook = Callable[[int, dict[str, Any], int], None]
+
+@dataclass(frozen=True)
+class Step:
+    """What a step hook is shown: the live ``state`` just before decision ``number`` (by
+    ``seat``, choosing ``action``) is applied; once more at the end with ``seat`` and
+    ``action`` None. ``number`` is the protocol's ``step``. The hook must not change ``state``.
+    """
+
+    state: State
+    number: int
+    seat: int | None = None
+    action: Action | None = None
+
+
+StepHook = Callable[[Step], None]
 
 
 @dataclass
@@ -132,10 +146,12 @@ async def play_game(
         if index < 0:
             index = fallback[seat].randrange(len(legal))
         if on_step is not None:
-            on_step(seat, legal[index], step)
+            on_step(Step(state, step, seat, legal[index]))
         moves.append(index)
         state.apply_index(index)
 
+    if on_step is not None:
+        on_step(Step(state, len(moves)))
     result = state.result()
     ranks = forfeit_ranks(result.ranks, [clock.forfeit for clock in clocks])
     summary = {"scores": list(result.scores), "ranks": ranks}

@@ -3,25 +3,26 @@
 Finished games are stored the moment they end; a stopped run (Ctrl-C, SIGTERM) keeps them
 and drops only the games in flight, and running the same config again plays only what is
 missing. Every bot process is ended before :func:`run_league` returns, on every path.
+
+Games are played on a :func:`~arena.league.pooled.league_table`, the seam every executor
+shares (a Dask worker uses it too: :mod:`arena.league.worker`).
 """
 
 from __future__ import annotations
 
 import signal
-import tempfile
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
 
-import engines
-from arena.config import LeagueConfig
-from arena.game.botproc import BotPool, StderrLog
-from arena.game.referee import play_game
-from arena.game.seats import ProcessSeat, give_back, hello_line, take_seats
+from arena.config import BotSpec, LeagueConfig
+from arena.game.botproc import StderrLog
+from arena.game.hosting import BotHost, hosting
 from arena.game.spec import GameSpec
-from arena.game.watchdog import Watchdog
+from arena.game.table import Table
+from arena.league.pooled import league_table
 from arena.league.schedule import iter_blocks
 from arena.league.store import ResultsDir, Warn
 from arena.record import GameRecord
@@ -95,12 +96,9 @@ async def run_league(
             progress,
             transcripts,
         )
-        with (
-            tempfile.TemporaryDirectory(prefix="arena-bots-") as workroot,
-            Watchdog() as guard,
-            trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals,
-        ):
-            await run.play(Path(workroot), guard, signals, max(1, jobs))
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with hosting() as host:
+                await run.play(host, signals, max(1, jobs))
     finally:
         store.close()
     return run.outcome
@@ -119,7 +117,6 @@ class _LeagueRun:
         transcripts: bool,
     ) -> None:
         self.config = config
-        self.engine = engines.get(config.engine)
         self.store = store
         self.feed = feed
         self.stored = stored
@@ -127,39 +124,31 @@ class _LeagueRun:
         self.transcripts = transcripts
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
         self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
-        self.pools: dict[str, BotPool] = {}
 
-    async def play(
-        self, workroot: Path, guard: Watchdog, signals: AsyncIterator[int], jobs: int
-    ) -> None:
-        hello = hello_line(self.engine, self.config.options, self.config.limits)
-        async with trio.open_nursery() as hosts:
-            for bot in self.config.bots:
-                log = StderrLog(self.store.log_path(bot.name), bot.limits.stderr_bytes)
-                self.pools[bot.name] = BotPool(bot, hello, workroot, log, hosts, guard)
-            try:
-                async with trio.open_nursery() as games:
-                    games.start_soon(self._watch_signals, signals, games.cancel_scope)
-                    slots = trio.Semaphore(jobs)
-                    for block in self.feed:
-                        for spec in block:
-                            if spec.id in self.stored:
-                                self.outcome.skipped += 1
-                                self._collect(spec, self.stored[spec.id])
-                                continue
-                            await slots.acquire()
-                            games.start_soon(self._play_one, spec, slots)
-                    await _wait_until_idle(slots, jobs)
-                    games.cancel_scope.cancel()  # stops the signal watcher
-            finally:
-                for pool in self.pools.values():
-                    pool.close_all()
+    async def play(self, host: BotHost, signals: AsyncIterator[int], jobs: int) -> None:
+        table = league_table(self.config, host, self._log, transcripts=self.transcripts)
+        async with trio.open_nursery() as games:
+            games.start_soon(self._watch_signals, signals, games.cancel_scope)
+            slots = trio.Semaphore(jobs)
+            for block in self.feed:
+                for spec in block:
+                    if spec.id in self.stored:
+                        self.outcome.skipped += 1
+                        self._collect(spec, self.stored[spec.id])
+                        continue
+                    await slots.acquire()
+                    games.start_soon(self._play_one, table, spec, slots)
+            await _wait_until_idle(slots, jobs)
+            games.cancel_scope.cancel()  # stops the signal watcher
         self.outcome.stopped_early = self.feed.stop_reason
         if isinstance(self.feed, SprtFeed):
             self.outcome.sprt = self.feed.test
         self.outcome.disqualified = {
-            name: pool.last_failure for name, pool in self.pools.items() if pool.disqualified
+            name: pool.last_failure for name, pool in table.pools.items() if pool.disqualified
         }
+
+    def _log(self, bot: BotSpec) -> StderrLog:
+        return StderrLog(self.store.log_path(bot.name), bot.limits.stderr_bytes)
 
     async def _watch_signals(self, signals: AsyncIterator[int], scope: trio.CancelScope) -> None:
         async for _ in signals:
@@ -167,30 +156,16 @@ class _LeagueRun:
             scope.cancel()
             return
 
-    async def _play_one(self, spec: GameSpec, slots: trio.Semaphore) -> None:
+    async def _play_one(self, table: Table, spec: GameSpec, slots: trio.Semaphore) -> None:
         try:
-            pools = [self.pools[name] for name in spec.seating]
-            seats = await take_seats(pools, record=self.transcripts)
-            finished = False
-            try:
-                record = await play_game(
-                    self.engine,
-                    self.config.options,
-                    spec,
-                    seats,
-                    self.config.limits,
-                    self.config.policy,
-                )
-                finished = True
-            finally:
-                give_back(seats, pools, finished=finished)
+            played = await table.play(spec)
+            record = played.record
             self.store.append(record)
             # fsync off the event loop: the other games keep playing while the disk works
             await trio.to_thread.run_sync(self.store.sync)
-            if self.transcripts:
-                for position, seat in enumerate(seats):
-                    if isinstance(seat, ProcessSeat) and seat.transcript is not None:
-                        self.store.write_transcript(spec.id, position, seat.transcript)
+            for position, lines in enumerate(played.transcripts()):
+                if lines is not None:
+                    self.store.write_transcript(spec.id, position, lines)
             self.outcome.played += 1
             if self.progress is not None:
                 done = self.outcome.played + self.outcome.skipped

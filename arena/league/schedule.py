@@ -10,17 +10,11 @@ run at once.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from itertools import combinations
 
 from arena.config import LeagueConfig
-from arena.game.spec import GameSpec
-from engines.base import derive_rng
-
-
-def block_seed(league_seed: int, players: int, block: int) -> int:
-    """The game seed of ``block`` for tables of ``players`` seats."""
-    return derive_rng(league_seed, "block", players, block).getrandbits(48)
+from arena.game.spec import GameSpec, block_games, block_seed
 
 
 def tables(config: LeagueConfig) -> list[tuple[str, ...]]:
@@ -38,27 +32,6 @@ def tables(config: LeagueConfig) -> list[tuple[str, ...]]:
         else:
             found += list(combinations(names, size))
     return found
-
-
-def rotations(table: Sequence[str]) -> list[tuple[str, ...]]:
-    """The k seatings of a block: each bot in each seat once."""
-    k = len(table)
-    return [tuple(table[(i + r) % k] for i in range(k)) for r in range(k)]
-
-
-def block_games(table_index: int, table: tuple[str, ...], block: int, seed: int) -> list[GameSpec]:
-    """The games of one rotation block."""
-    return [
-        GameSpec(
-            id=f"t{table_index}-b{block}-r{rotation}",
-            table=table_index,
-            block=block,
-            rotation=rotation,
-            seed=seed,
-            seating=seating,
-        )
-        for rotation, seating in enumerate(rotations(table))
-    ]
 
 
 def iter_blocks(config: LeagueConfig, blocks: int) -> Iterator[list[GameSpec]]:

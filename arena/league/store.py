@@ -44,14 +44,18 @@ Warn = Callable[[str], None]
 
 def read_games(folder: Path, warn: Warn | None = None) -> list[GameRecord]:
     """Every game stored in ``folder``; ``warn`` hears of each line that is not one."""
+    return list(iter_games(folder, warn))
+
+
+def iter_games(folder: Path, warn: Warn | None = None) -> Iterator[GameRecord]:
+    """:func:`read_games` as a stream: one record in memory at a time (standings of a large
+    league read it this way)."""
     path = folder / GAMES
-    games = []
     for number, entry in scan_games(path):
         if isinstance(entry, GameRecord):
-            games.append(entry)
+            yield entry
         elif warn is not None:
             warn(f"warning: {path} line {number} skipped: not a game record ({entry})")
-    return games
 
 
 def scan_games(path: Path) -> Iterator[tuple[int, GameRecord | RecordError]]:

@@ -22,8 +22,9 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from array import array
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -186,14 +187,41 @@ def _row_dict(row: BotStanding) -> dict[str, Any]:
 # --------------------------------------------------------------------------- reading records
 
 
-@dataclass
 class _Contests:
-    """Every contest with ``k`` entrants: bot indices and ranks ``(m, k)``, unit and order."""
+    """Every contest with ``k`` entrants, kept compact (a results folder may hold 100,000s of
+    games): bot indices and ranks as flat typed arrays of ``k`` entries per contest, and each
+    contest's resampling unit and position in game order."""
 
-    bots: list[list[int]] = field(default_factory=list)
-    ranks: list[list[int]] = field(default_factory=list)
-    units: list[int] = field(default_factory=list)
-    order: list[int] = field(default_factory=list)
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self._bots = array("i")
+        self._ranks = array("i")
+        self._units = array("q")
+        self._order = array("q")
+
+    def add(self, bots: Iterable[int], ranks: Iterable[int], unit: int, order: int) -> None:
+        self._bots.extend(bots)
+        self._ranks.extend(ranks)
+        self._units.append(unit)
+        self._order.append(order)
+
+    @property
+    def bots(self) -> IntArray:
+        """``(m, k)`` bot indices."""
+        return np.frombuffer(self._bots, dtype=np.int32).astype(np.int64).reshape(-1, self.k)
+
+    @property
+    def ranks(self) -> IntArray:
+        """``(m, k)`` ranks (1 = best)."""
+        return np.frombuffer(self._ranks, dtype=np.int32).astype(np.int64).reshape(-1, self.k)
+
+    @property
+    def units(self) -> IntArray:
+        return np.frombuffer(self._units, dtype=np.int64).copy()
+
+    @property
+    def order(self) -> IntArray:
+        return np.frombuffer(self._order, dtype=np.int64).copy()
 
 
 @dataclass
@@ -217,12 +245,13 @@ def _solo_ranks(entries: list[tuple[int, float, bool]], low: bool) -> list[int]:
 
 
 def _parse(records: Iterable[GameRecord]) -> _Parsed:
+    """One pass over the records (a stream is fine): per-bot and per-table sums, and the
+    contests in compact arrays; no record is kept."""
     index: dict[str, int] = {}
     verdict_counts: list[dict[str, int]] = []
-    seat_bot: list[int] = []
-    seat_values: list[list[float]] = [[], [], []]  # forfeit, decisions, think_ms per seat
-    contests: dict[int, _Contests] = defaultdict(_Contests)
-    by_table: dict[tuple[str, int], list[tuple[list[float], list[int]]]] = defaultdict(list)
+    played: list[list[float]] = []  # per bot: games, forfeits, decisions, think_ms
+    contests: dict[int, _Contests] = {}
+    tables: dict[tuple[str, int], _TableSums] = {}
     units: dict[Hashable, int] = {}
     solo: dict[Hashable, tuple[int, bool, list[tuple[int, float, bool]]]] = {}
     disqualified: set[str] = set()
@@ -232,20 +261,27 @@ def _parse(records: Iterable[GameRecord]) -> _Parsed:
         if name not in index:
             index[name] = len(index)
             verdict_counts.append(dict.fromkeys(VERDICTS, 0))
+            played.append([0.0, 0.0, 0.0, 0.0])
         return index[name]
 
     def unit_of(key: Hashable) -> int:
         return units.setdefault(key, len(units))
 
+    def group(k: int) -> _Contests:
+        if k not in contests:
+            contests[k] = _Contests(k)
+        return contests[k]
+
     for order, rec in enumerate(records):
         games += 1
         bots = [bot_of(seat.bot) for seat in rec.seats]
         k = len(bots)
-        seat_bot.extend(bots)
         for b, seat in zip(bots, rec.seats, strict=True):
-            seat_values[0].append(float(seat.forfeit is not None))
-            seat_values[1].append(seat.decisions)
-            seat_values[2].append(seat.think_ms)
+            sums = played[b]
+            sums[0] += 1
+            sums[1] += seat.forfeit is not None
+            sums[2] += seat.decisions
+            sums[3] += seat.think_ms
             for verdict, count in seat.verdicts.items():
                 verdict_counts[b][verdict] = verdict_counts[b].get(verdict, 0) + count
             if seat.forfeit == "disqualified":
@@ -257,51 +293,50 @@ def _parse(records: Iterable[GameRecord]) -> _Parsed:
             entry = (bots[0], float(seat.score), seat.forfeit is not None)
             solo.setdefault(key, (order, low, []))[2].append(entry)
             continue
-        scores = [float(score) for score in rec.scores]
-        ranks = list(rec.ranks)
-        unit = unit_of((rec.engine, rec.table, rec.block))
-        group = contests[k]
-        group.bots.append(bots)
-        group.ranks.append(ranks)
-        group.units.append(unit)
-        group.order.append(order)
-        by_table[(rec.engine, k)].append((scores, ranks))
+        ranks = rec.ranks
+        group(k).add(bots, ranks, unit_of((rec.engine, rec.table, rec.block)), order)
+        if (rec.engine, k) not in tables:
+            tables[(rec.engine, k)] = _TableSums(k)
+        tables[(rec.engine, k)].add(rec.scores, ranks)
     for key, (order, low, entries) in solo.items():
-        group = contests[len(entries)]
-        group.bots.append([b for b, _, _ in entries])
-        group.ranks.append(_solo_ranks(entries, low))
-        group.units.append(unit_of(("solo", key)))
-        group.order.append(order)
-    bot_array = np.array(seat_bot, dtype=np.int64)
-    played = np.stack(
-        [sum_by(bot_array, np.ones(len(seat_bot)), len(index))]
-        + [sum_by(bot_array, np.array(v, dtype=np.float64), len(index)) for v in seat_values]
+        group(len(entries)).add(
+            [b for b, _, _ in entries], _solo_ranks(entries, low), unit_of(("solo", key)), order
+        )
+    seats = tuple(
+        stat for (engine, k), sums in sorted(tables.items()) for stat in sums.stats(engine)
     )
     return _Parsed(
         list(index),
-        played,
+        np.array(played, dtype=np.float64).reshape(-1, 4).T,
         verdict_counts,
-        dict(contests),
-        _seat_stats(by_table),
+        contests,
+        seats,
         len(units),
         games,
         sorted(disqualified),
     )
 
 
-def _seat_stats(
-    by_table: Mapping[tuple[str, int], list[tuple[list[float], list[int]]]],
-) -> tuple[SeatStat, ...]:
-    out: list[SeatStat] = []
-    for (engine, k), results in sorted(by_table.items()):
-        scores = np.array([s for s, _ in results], dtype=np.float64)
-        firsts = np.array([r for _, r in results]) == 1
-        for seat in range(k):
-            win_pct = 100.0 * float(firsts[:, seat].mean())
-            out.append(
-                SeatStat(engine, k, seat + 1, len(results), float(scores[:, seat].mean()), win_pct)
-            )
-    return tuple(out)
+class _TableSums:
+    """Running sums by seat for one engine and table size: games, scores, first places."""
+
+    def __init__(self, k: int) -> None:
+        self.games = 0
+        self.scores = [0.0] * k
+        self.firsts = [0] * k
+
+    def add(self, scores: Sequence[float], ranks: Sequence[int]) -> None:
+        self.games += 1
+        for seat, (score, rank) in enumerate(zip(scores, ranks, strict=True)):
+            self.scores[seat] += score
+            self.firsts[seat] += rank == 1
+
+    def stats(self, engine: str) -> list[SeatStat]:
+        k, games = len(self.scores), self.games
+        return [
+            SeatStat(engine, k, seat + 1, games, self.scores[seat] / games, win_pct)
+            for seat, win_pct in enumerate(100.0 * first / games for first in self.firsts)
+        ]
 
 
 # --------------------------------------------------------------------------- pairwise data
@@ -325,10 +360,7 @@ def _pairs(contests: Mapping[int, _Contests]) -> _Pairs:
     for k, group in contests.items():
         if k < 2:
             continue
-        bots = np.array(group.bots, dtype=np.int64)
-        ranks = np.array(group.ranks, dtype=np.int64)
-        units = np.array(group.units, dtype=np.int64)
-        order = np.array(group.order, dtype=np.int64)
+        bots, ranks, units, order = group.bots, group.ranks, group.units, group.order
         for i, j in itertools.combinations(range(k), 2):
             keep = bots[:, i] != bots[:, j]  # a bot in two seats does not play itself
             ri, rj = ranks[keep, i], ranks[keep, j]
@@ -394,9 +426,7 @@ def _pl_stages(contests: Mapping[int, _Contests], n: int) -> tuple[IntArray, Flo
     for k, group in contests.items():
         if k < 2:
             continue
-        bots = np.array(group.bots, dtype=np.int64).reshape(-1, k)
-        ranks = np.array(group.ranks, dtype=np.int64).reshape(-1, k)
-        unit = np.array(group.units, dtype=np.int64)
+        bots, ranks, unit = group.bots, group.ranks, group.units
         by_place = np.argsort(ranks, axis=1, kind="stable")
         tied = (np.diff(np.take_along_axis(ranks, by_place, axis=1), axis=1) == 0).any(axis=1)
         # untied orders, all at once: stage s is the finish from place s on
@@ -601,8 +631,10 @@ def compute_standings(
     meetings = _matrix(n, pairs.a, pairs.b, ones, ones)
     # a solo seed that only one bot played compares nothing: no win, no place
     compared = [g for k, g in data.contests.items() if k >= 2]
-    seat_bots = np.array([b for g in compared for row in g.bots for b in row], np.int64)
-    seat_ranks = np.array([r for g in compared for row in g.ranks for r in row], np.float64)
+    seat_bots = np.concatenate([g.bots.reshape(-1) for g in compared] or [np.zeros(0, np.int64)])
+    seat_ranks = np.concatenate(
+        [g.ranks.reshape(-1).astype(np.float64) for g in compared] or [np.zeros(0)]
+    )
     entries = sum_by(seat_bots, np.ones(len(seat_bots)), n)
     wins = sum_by(seat_bots, (seat_ranks == 1).astype(np.float64), n)
     place_sum = sum_by(seat_bots, seat_ranks, n)

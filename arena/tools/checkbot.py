@@ -9,21 +9,19 @@ from __future__ import annotations
 
 import math
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-import trio
-
-import engines
 from arena.config import BotSpec, Limits, Policy, parse_command
 from arena.errors import BotStartup
-from arena.game.botproc import ENDED_CLEANLY, BotPool, BotProcess, StderrLog
-from arena.game.referee import play_game
-from arena.game.seats import ProcessSeat, give_back, hello_line, take_seats
-from arena.game.spec import GameSpec
-from arena.game.watchdog import Watchdog
-from arena.league.schedule import block_seed
+from arena.game.botproc import ENDED_CLEANLY, BotProcess, StderrLog
+from arena.game.hosting import hosting
+from arena.game.seats import ProcessSeat, hello_line
+from arena.game.spec import GameSpec, block_seed
+from arena.game.table import Played, Table
+from engines.base import Engine
 
 # every fault ends the bot's game: the first one is the finding, and a hung bot is not
 # waited for again and again
@@ -61,7 +59,8 @@ def percentile(values: list[float], fraction: float) -> float:
 
 async def check_bot(
     command: str,
-    engine_name: str,
+    engine: Engine,
+    options: Mapping[str, Any],
     *,
     players: int,
     games_per_seat: int,
@@ -69,7 +68,9 @@ async def check_bot(
     limits: Limits,
     say: Callable[[str], None],
 ) -> CheckReport:
-    """Run the check; ``say`` receives each report line as it is known."""
+    """Run the check; ``say`` receives each report line as it is known.
+
+    ``options`` are resolved for ``players`` seats (:func:`arena.config.check_game`)."""
     report = CheckReport()
 
     def note(line: str, problem: bool = False) -> None:
@@ -78,17 +79,16 @@ async def check_bot(
             report.problems.append(line)
         say(line)
 
-    engine = engines.get(engine_name)
-    options = engine.check(players, {})
     hello = hello_line(engine, options, limits)
     candidate = BotSpec("candidate", parse_command(command), limits)
     opponent = BotSpec("random", parse_command("python -m bots.random"), limits)
-    with tempfile.TemporaryDirectory(prefix="arena-check-") as work, Watchdog() as guard:
-        workroot = Path(work)
-        log = StderrLog(workroot / "candidate.log", limits.stderr_bytes)
-        async with trio.open_nursery() as hosts:
-            mine = BotPool(candidate, hello, workroot, log, hosts, guard)
-            theirs = BotPool(opponent, hello, workroot, StderrLog(None, 0), hosts, guard)
+    with tempfile.TemporaryDirectory(prefix="arena-check-") as work:
+        log = StderrLog(Path(work) / "candidate.log", limits.stderr_bytes)
+        async with hosting() as host:
+            mine = host.pool(candidate, hello, log)
+            theirs = host.pool(opponent, hello)
+            pools = {"candidate": mine} | {f"random-{i}": theirs for i in range(players)}
+            table = Table(engine, options, limits, STRICT, pools)
             try:
                 bot = await mine.acquire()
             except BotStartup as fault:
@@ -101,11 +101,8 @@ async def check_bot(
                 )
                 report.processes.append(bot)
                 mine.release(bot)
-                games = [
-                    (seat, number) for seat in range(players) for number in range(games_per_seat)
-                ]
-                try:
-                    for seat, number in games:
+                for seat in range(players):
+                    for number in range(games_per_seat):
                         spec = GameSpec(
                             id=f"check-s{seat}-g{number}",
                             table=0,
@@ -116,12 +113,7 @@ async def check_bot(
                                 "candidate" if i == seat else f"random-{i}" for i in range(players)
                             ),
                         )
-                        await _one_game(
-                            engine, options, spec, seat, limits, (mine, theirs), report, note
-                        )
-                finally:
-                    mine.close_all()
-                    theirs.close_all()
+                        _judge(await table.play(spec), seat, report, note)
         # the processes have ended now: how did they go?
         for ending in sorted({p.ending for p in report.processes} - {ENDED_CLEANLY, ""}):
             if "fault" not in ending:
@@ -146,42 +138,23 @@ async def check_bot(
     return report
 
 
-async def _one_game(
-    engine: engines.Engine,
-    options: dict[str, object],
-    spec: GameSpec,
-    seat: int,
-    limits: Limits,
-    pools: tuple[BotPool, BotPool],
-    report: CheckReport,
-    note: Callable[..., None],
-) -> None:
-    """One game with the candidate in ``seat``; its verdicts become problems."""
-    mine, theirs = pools
-    players = spec.players
-    seat_pools = [mine if position == seat else theirs for position in range(players)]
-    seats = await take_seats(seat_pools)
-    finished = False
-    try:
-        record = await play_game(engine, options, spec, seats, limits, STRICT)
-        finished = True
-    finally:
-        give_back(seats, seat_pools, finished=finished)
-    mine_seat = seats[seat]
-    if isinstance(mine_seat, ProcessSeat):
-        report.think_ms += [t * 1000 for t in mine_seat.think_times]
-        if mine_seat.bot not in report.processes:
-            report.processes.append(mine_seat.bot)
-    played = record.seats[seat]
-    if not played.verdicts:
+def _judge(played: Played, seat: int, report: CheckReport, note: Callable[..., None]) -> None:
+    """The candidate's game from ``seat``: its verdicts become problems."""
+    record, mine = played.record, played.seats[seat]
+    if isinstance(mine, ProcessSeat):
+        report.think_ms += [t * 1000 for t in mine.think_times]
+        if mine.bot not in report.processes:
+            report.processes.append(mine.bot)
+    outcome = record.seats[seat]
+    if not outcome.verdicts:
         note(
-            f"ok    game {spec.id}: seat {seat} of {players}, {played.decisions} "
-            f"decisions, rank {played.rank}"
+            f"ok    game {record.id}: seat {seat} of {record.players}, {outcome.decisions} "
+            f"decisions, rank {outcome.rank}"
         )
         return
-    for kind, count in played.verdicts.items():
-        note(f"FAIL  game {spec.id}: {kind} x{count}: {EXPLAIN.get(kind, kind)}", problem=True)
-    for line in played.notes:
+    for kind, count in outcome.verdicts.items():
+        note(f"FAIL  game {record.id}: {kind} x{count}: {EXPLAIN.get(kind, kind)}", problem=True)
+    for line in outcome.notes:
         note(f"      {line}")
 
 

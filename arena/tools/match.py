@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-import trio
-
-import engines
 from arena.config import BotSpec, Limits, Policy
-from arena.game.botproc import BotPool, StderrLog
-from arena.game.referee import StepHook, play_game
-from arena.game.seats import hello_line, take_seats
+from arena.game.hosting import hosting
+from arena.game.referee import StepHook
+from arena.game.seats import hello_line
 from arena.game.spec import GameSpec
-from arena.game.watchdog import Watchdog
+from arena.game.table import Table
 from arena.record import GameRecord
+from engines.base import Engine
 
 
 async def play_match(
-    engine_name: str,
+    engine: Engine,
     bots: Sequence[BotSpec],
     seed: int,
     options: Mapping[str, Any],
@@ -28,8 +24,9 @@ async def play_match(
     policy: Policy,
     on_step: StepHook | None = None,
 ) -> GameRecord:
-    """Start one process per seat, play one game, end every process; return the record."""
-    engine = engines.get(engine_name)
+    """Start one process per seat, play one game, end every process; return the record.
+
+    ``options`` are resolved ones (:func:`arena.config.check_game`)."""
     hello = hello_line(engine, options, limits)
     spec = GameSpec(
         id=f"play-{seed}",
@@ -39,15 +36,6 @@ async def play_match(
         seed=seed,
         seating=tuple(bot.name for bot in bots),
     )
-    with tempfile.TemporaryDirectory(prefix="arena-play-") as workroot, Watchdog() as guard:
-        async with trio.open_nursery() as hosts:
-            pools = [
-                BotPool(bot, hello, Path(workroot), StderrLog(None, 0), hosts, guard)
-                for bot in bots
-            ]
-            try:
-                seats = await take_seats(pools)
-                return await play_game(engine, options, spec, seats, limits, policy, on_step)
-            finally:
-                for pool in pools:
-                    pool.close_all()
+    async with hosting("arena-play-") as host:
+        table = Table(engine, options, limits, policy, {b.name: host.pool(b, hello) for b in bots})
+        return (await table.play(spec, on_step)).record

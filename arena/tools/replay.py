@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,9 +12,9 @@ import engines
 from arena import protocol
 from arena.config import BotSpec
 from arena.errors import BotFault, UserError
-from arena.game.botproc import BotProcess, StderrLog, host_bot
+from arena.game.botproc import StderrLog
+from arena.game.hosting import hosting
 from arena.game.referee import forfeit_ranks
-from arena.game.watchdog import Watchdog
 from arena.record import GameRecord
 from engines.base import EngineError, OptionError
 
@@ -75,43 +74,33 @@ async def replay_seat(
         raise UserError("the transcript does not start with 'hello'")
     answers = _recorded_answers(transcript)
     same = True
-    with tempfile.TemporaryDirectory(prefix="arena-replay-") as work, Watchdog() as guard:
-        async with trio.open_nursery() as hosts:
-            log = StderrLog(None, 0)
-            outcome = await hosts.start(
-                host_bot, bot, (sent[0] + "\n").encode(), Path(work), log, guard
-            )
-            if isinstance(outcome, BotFault):
-                say(f"start-up failed: {outcome}")
-                return False
-            process: BotProcess = outcome
+    async with hosting("arena-replay-") as host:
+        try:
+            process = await host.start(bot, (sent[0] + "\n").encode(), StderrLog(None, 0))
+        except BotFault as fault:
+            say(f"start-up failed: {fault}")
+            return False
+        for index, line in enumerate(sent[1:], start=1):
+            message = protocol.decode(line)
+            data = (line + "\n").encode()
+            if message["type"] != "act":
+                await process.send(data)
+                continue
+            limit = (message.get("time_ms", 0) + message.get("bank_ms", 0)) / 1000
+            recorded = answers.get(index, "(no answer was recorded)")
             try:
-                for index, line in enumerate(sent[1:], start=1):
-                    message = protocol.decode(line)
-                    data = (line + "\n").encode()
-                    if message["type"] != "act":
-                        await process.send(data)
-                        continue
-                    limit = (message.get("time_ms", 0) + message.get("bank_ms", 0)) / 1000
-                    recorded = answers.get(index, "(no answer was recorded)")
-                    try:
-                        answer = (await process.ask(data, trio.current_time() + limit)).decode(
-                            "utf-8", "replace"
-                        )
-                    except BotFault as fault:
-                        say(
-                            f"step {message['step']}: {fault.verdict}: {fault} "
-                            f"(recorded: {recorded})"
-                        )
-                        return False
-                    verdict = "same" if answer == recorded else "DIFFERS"
-                    same = same and answer == recorded
-                    say(
-                        f"step {message['step']}: {verdict}: {answer}"
-                        + ("" if answer == recorded else f" (recorded: {recorded})")
-                    )
-            finally:
-                process.close()
+                answer = (await process.ask(data, trio.current_time() + limit)).decode(
+                    "utf-8", "replace"
+                )
+            except BotFault as fault:
+                say(f"step {message['step']}: {fault.verdict}: {fault} (recorded: {recorded})")
+                return False
+            verdict = "same" if answer == recorded else "DIFFERS"
+            same = same and answer == recorded
+            say(
+                f"step {message['step']}: {verdict}: {answer}"
+                + ("" if answer == recorded else f" (recorded: {recorded})")
+            )
     return same
 
 

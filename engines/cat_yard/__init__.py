@@ -6,10 +6,12 @@ tiles are designed (see :mod:`engines.cat_yard.data` and ``README.md``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import Engine, EngineBase, OptionSpec
+from engines.base import Engine, EngineBase, OptionSpec, SampleMemo, State
+from engines.cat_yard import sampling
 from engines.cat_yard.data import COUNTS
 from engines.cat_yard.rules import CatYardState
 
@@ -26,12 +28,15 @@ _OPTIONS: Mapping[str, OptionSpec] = {
 }
 
 
+_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
+
+
 class CatYardEngine(EngineBase):
     """The Cat Yard rules engine (spec: shared/rules/cat-yard.md)."""
 
     name = "cat-yard"
     title = "Cat Yard (working title; the printed title is unknown)"
-    version = "2"
+    version = "3"
     min_players = 2
     max_players = 4
 
@@ -40,6 +45,25 @@ class CatYardEngine(EngineBase):
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> CatYardState:
         return CatYardState(players, options["target"], seed)
+
+    def sample_state(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> State:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
+        rebuilt once per list of observations, each call draws the hidden parts afresh."""
+        return _SAMPLES.sample(
+            seat,
+            observations,
+            rng,
+            lambda: sampling.sample_state(
+                self.new_game(players, 0, options), seat, observations, rng
+            ),
+        )
 
 
 ENGINE: Engine = CatYardEngine()

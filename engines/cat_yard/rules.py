@@ -743,6 +743,7 @@ class CatYardState(GameState):
             "revealed": self.revealed[:],
             "pending_dog": self.pending_dog,
             "drawn": self.drawn,
+            "draws_left": self.draws_left,
             "swapped_with": sorted(self.swapped_with) if self.swapped_with else [],
             "events": self.log.since(seat),
         }

@@ -5,16 +5,20 @@ See ``README.md`` beside this file for the rules summary, options, observation a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import Engine, EngineBase, OptionSpec
-from engines.good_boy import data
+from engines.base import Engine, EngineBase, OptionSpec, SampleMemo, State
+from engines.good_boy import data, sampling
 from engines.good_boy.rules import VARIANTS, GoodBoyState
 
 __all__ = ["ENGINE", "GoodBoyEngine", "GoodBoyState"]
 
 _TOTAL_POINTS = sum(points for _id, _breed, points, _needs, _src in data.CARDS)
+
+
+_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
 class GoodBoyEngine(EngineBase):
@@ -51,6 +55,24 @@ class GoodBoyEngine(EngineBase):
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> GoodBoyState:
         return GoodBoyState(players, seed, options)
+
+    def sample_state(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> State:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
+        rebuilt once per list of observations, each call draws the hidden parts afresh."""
+        resolved = self.check(players, options)
+        return _SAMPLES.sample(
+            seat,
+            observations,
+            rng,
+            lambda: sampling.sample_state(players, resolved, seat, observations, rng),
+        )
 
 
 ENGINE: Engine = GoodBoyEngine()

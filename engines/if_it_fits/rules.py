@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -30,6 +30,8 @@ from engines.base import (
     IllegalAction,
     OptionSpec,
     Result,
+    SampleMemo,
+    State,
     ranks_from_scores,
 )
 from engines.if_it_fits import data
@@ -599,6 +601,9 @@ def _box_json(box: Box, entry_at: Mapping[int, int]) -> list[Any]:
     return view
 
 
+_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
+
+
 class IfItFitsEngine(EngineBase):
     """The engine object registered as ``if-it-fits``."""
 
@@ -613,3 +618,24 @@ class IfItFitsEngine(EngineBase):
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> IfItFitsState:
         return IfItFitsState(players, seed, options)
+
+    def sample_state(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> State:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
+        rebuilt once per list of observations, each call draws the hidden parts afresh."""
+        from engines.if_it_fits import sampling  # sampling imports this module
+
+        return _SAMPLES.sample(
+            seat,
+            observations,
+            rng,
+            lambda: sampling.sample_state(
+                self.new_game(players, 0, options), seat, observations, rng
+            ),
+        )

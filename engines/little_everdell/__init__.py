@@ -5,21 +5,24 @@ See README.md in this package for the rules summary, options, observation and ac
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import Engine, EngineBase, OptionError, OptionSpec
+from engines.base import Engine, EngineBase, OptionError, OptionSpec, SampleMemo, State
+from engines.little_everdell import sampling
 from engines.little_everdell.rules import PRINCE, PRINCESS, LittleEverdellState
 
 __all__ = ["ENGINE", "LittleEverdellEngine", "LittleEverdellState"]
 
 _SEAT_LISTS = ("start_bonus", "start_captain", "start_fort")
+_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
 class LittleEverdellEngine(EngineBase):
     name = "little-everdell"
     title = "My Lil' Everdell (Moje małe Everdell)"
-    version = "3"
+    version = "4"
     min_players = 1
     max_players = 4
 
@@ -74,6 +77,25 @@ class LittleEverdellEngine(EngineBase):
             start_bonus=seats["start_bonus"],
             start_captain=seats["start_captain"],
             start_fort=seats["start_fort"],
+        )
+
+    def sample_state(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> State:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
+        rebuilt once per list of observations, each call draws the hidden parts afresh."""
+        return _SAMPLES.sample(
+            seat,
+            observations,
+            rng,
+            lambda: sampling.sample_state(
+                self.new_game(players, 0, options), seat, observations, rng
+            ),
         )
 
 

@@ -17,6 +17,7 @@ the END of the list (``deck.pop()`` draws).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -572,6 +573,7 @@ class LittleEverdellState(GameState):
             "deck_count": len(self.deck),
             "parade_stacks": stacks_view,
             "players": players,
+            "queue": [_pending_json(item) for item in self.stack[:-1]],
             "events": self.log.since(seat),
         }
 
@@ -593,6 +595,8 @@ class LittleEverdellState(GameState):
                 won = parts[0]["total"] >= automa_total  # ties go to the bot [R]
                 detail["winner"] = "bot" if won else "automa"
                 detail["bot_won"] = won
+                margin = parts[0]["total"] - automa_total + 0.5  # ties go to the bot
+                detail["solo_utility"] = 1 / (1 + math.exp(-margin / 4))
             else:  # the Prince ranked like a player; bots ahead of him on a full tie
                 all_keys = [(*key, 1) for key in keys]
                 all_keys.append((automa_total, parts[self.automa_seat]["cards"], 0))
@@ -752,6 +756,18 @@ def score_parts(player: Player) -> dict[str, int]:
         "purple": purple,
         "total": printed + parades + player.tokens + exchange + purple,
     }
+
+
+def _pending_json(item: Pending) -> list[Any]:
+    """A queued decision or automatic step as JSON: ``[kind, seat, ...]``; a gain adds
+    ``[berry, twig, resin, points, any]``, a garden its picks left and the cards picked."""
+    kind, seat, *rest = item
+    if kind == "gain":
+        gain = rest[0]
+        return [kind, seat, [gain.berry, gain.twig, gain.resin, gain.points, gain.any]]
+    if kind == "garden":
+        return [kind, seat, rest[0], list(rest[1])]
+    return [kind, seat]
 
 
 def gain_text(gain: Gain) -> str:

@@ -6,14 +6,18 @@ the data table in :mod:`engines.space_five.data`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import Engine, EngineBase, OptionSpec
+from engines.base import Engine, EngineBase, OptionSpec, SampleMemo, State
+from engines.space_five import sampling
 from engines.space_five.data import value
 from engines.space_five.rules import SpaceFiveState, deal_counts
 
 __all__ = ["ENGINE", "SpaceFiveEngine", "SpaceFiveState"]
+
+_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
 class SpaceFiveEngine(EngineBase):
@@ -21,7 +25,7 @@ class SpaceFiveEngine(EngineBase):
 
     name = "space-five"
     title = "Space Five (Piątka z kosmosu)"
-    version = "3"
+    version = "4"
     min_players = 1
     max_players = 4
 
@@ -50,6 +54,25 @@ class SpaceFiveEngine(EngineBase):
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> SpaceFiveState:
         return SpaceFiveState(players, seed, options)
+
+    def sample_state(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> State:
+        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
+        rebuilt once per list of observations, each call draws the hidden parts afresh."""
+        return _SAMPLES.sample(
+            seat,
+            observations,
+            rng,
+            lambda: sampling.sample_state(
+                self.new_game(players, 0, options), seat, observations, rng
+            ),
+        )
 
 
 ENGINE: Engine = SpaceFiveEngine()

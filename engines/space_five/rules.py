@@ -655,6 +655,12 @@ class SpaceFiveState(GameState):
                 "bonus_left": self.bonus_left,
             },
             "box_size": len(self.box),
+            # what this seat remembers of hidden cards: its exchanged cards still at the
+            # bottom of its stack ([candidates, how many left] per exchange, oldest first)
+            # and its own hand cards it put in the box
+            # (sorted: the order inside an exchange is hidden)
+            "own_stack_bottom": [[_names(cs), left] for cs, left in self.groups[seat]],
+            "own_in_box": _names(self.box_known[seat]),
             "events": self.log.since(seat),
         }
         if self.solo:
@@ -690,6 +696,7 @@ class SpaceFiveState(GameState):
                 winners=[0],
                 solo_score=totals[0],
                 solo_note="score = cards left on the discard pile; lower is better",
+                solo_utility=1 - totals[0] / (CODES * COPIES),
             )
             return Result([float(totals[0])], [1], detail)
         if self.rounds == 1:
@@ -815,6 +822,10 @@ def deal_counts(players: int, options: Mapping[str, Any]) -> list[int]:
             f"deal_counts must list {players} integers between 1 and {limit}, got {given!r}"
         )
     return list(given)
+
+
+def _names(codes: Iterable[int]) -> list[str]:
+    return [NAMES[c] for c in sorted(codes)]
 
 
 def _distinct(cards: Iterable[int]) -> list[int]:

@@ -1,0 +1,61 @@
+"""A table: one engine with its options, clock and policy, and a pool of processes per bot.
+
+:meth:`Table.play` seats the bots of a :class:`~arena.game.spec.GameSpec` from their pools,
+plays the game and gives the processes back: the one step a league, a cluster worker,
+``arena play`` and ``arena check-bot`` share. Pools come from a
+:class:`~arena.game.hosting.BotHost`; a table lives as long as its host, game after game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from arena.config import Limits, Policy
+from arena.game.botproc import BotPool
+from arena.game.referee import StepHook, play_game
+from arena.game.seats import ProcessSeat, Seat, give_back, take_seats
+from arena.game.spec import GameSpec
+from arena.record import GameRecord
+from engines.base import Engine
+
+Transcript = list[tuple[str, bytes]]  # ("to" | "from", line), as a seat sent and got them
+
+
+@dataclass(frozen=True)
+class Played:
+    """A finished game and the seats that played it (their transcripts and think times)."""
+
+    record: GameRecord
+    seats: list[Seat]
+
+    def transcripts(self) -> list[Transcript | None]:
+        """Per seat: every line it sent and got (tables with ``transcripts``), else None."""
+        return [seat.transcript if isinstance(seat, ProcessSeat) else None for seat in self.seats]
+
+
+@dataclass
+class Table:
+    """Plays games of ``engine`` with seats taken from ``pools`` (one per bot name)."""
+
+    engine: Engine
+    options: Mapping[str, Any]
+    limits: Limits
+    policy: Policy
+    pools: Mapping[str, BotPool]
+    transcripts: bool = False
+
+    async def play(self, spec: GameSpec, on_step: StepHook | None = None) -> Played:
+        """Play ``spec``; a game cut off (cancelled) never gives its processes back for reuse."""
+        pools = [self.pools[name] for name in spec.seating]
+        seats = await take_seats(pools, record=self.transcripts)
+        finished = False
+        try:
+            record = await play_game(
+                self.engine, self.options, spec, seats, self.limits, self.policy, on_step
+            )
+            finished = True
+        finally:
+            give_back(seats, pools, finished=finished)
+        return Played(record, seats)

@@ -1,0 +1,263 @@
+"""Play a league on a Dask cluster: a local one (``--workers N``) or an existing one.
+
+The client (this process) is the only writer of the results folder. It opens the folder as
+the in-process runner does (resume, lock, repair), registers a
+:class:`~arena.league.worker.RefereePlugin` that gives every worker warm bot pools, checks
+that every bot started on every worker (pre-flight), then submits the missing rotation
+blocks as Dask tasks, a few per worker at a time, in schedule order. Each finished block's
+games are appended and fsync'd before they count; a block lost with its worker is played
+again by Dask elsewhere, and only whole blocks ever come back, so nothing is lost or stored
+twice. Ctrl-C (or SIGTERM) cancels the futures and removes the plugin, which closes every
+pool on every worker. The games are the ones ``--jobs 1`` plays: same ids, seeds, seats.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any
+
+from arena.config import LeagueConfig
+from arena.errors import ClusterError
+from arena.game.botproc import StderrLog
+from arena.game.spec import GameSpec
+from arena.league.runner import BlockFeed, LeagueOutcome, ProgressHook, SprtFeed
+from arena.league.store import ResultsDir, Warn
+from arena.record import GameRecord
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
+
+    from arena.league.worker import PlayedBlock
+
+INSTALL_HINT = "the Dask extra is not installed: pip install 'tabletop-arena[cluster]'"
+CONNECT_TIMEOUT_S = 10
+BLOCKS_PER_WORKER = 3  # submitted ahead, so a worker never waits for the client
+
+
+def require_dask() -> None:
+    """Raise the one-line :class:`ClusterError` saying what to install, when Dask is missing."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ClusterError(INSTALL_HINT) from None
+
+
+def run_cluster_league(
+    config: LeagueConfig,
+    folder: Path,
+    *,
+    jobs: int,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    fresh: bool = False,
+    progress: ProgressHook | None = None,
+    say: Warn | None = None,
+    transcripts: bool = False,
+) -> LeagueOutcome:
+    """Play every missing game of ``config`` into ``folder`` on a Dask cluster.
+
+    ``workers``: start a local cluster of that many one-thread worker processes; else
+    ``scheduler``: the address of a running scheduler. ``jobs`` is games at once per worker;
+    the other arguments are :func:`~arena.league.runner.run_league`'s. Call it from the main
+    thread (it handles SIGINT and SIGTERM).
+    """
+    require_dask()
+    store = ResultsDir(folder)
+    stored = store.open(config.to_toml(), fresh=fresh, warn=say)
+    feed = SprtFeed(config, say) if config.mode == "sprt" else BlockFeed.for_config(config)
+    try:
+        run = _ClusterRun(config, store, feed, {record.id: record for record in stored}, progress)
+        with _stop_on_sigterm():
+            try:
+                with connect(workers, scheduler) as client:
+                    run.play(client, jobs, transcripts)
+            except (KeyboardInterrupt, _Stopped):  # while connecting or shutting down
+                run.outcome.interrupted = True
+    finally:
+        store.close()
+    return run.outcome
+
+
+@contextlib.contextmanager
+def connect(workers: int | None, scheduler: str | None) -> Iterator[Client]:
+    """A client of a new local cluster (``workers``) or of the scheduler at ``scheduler``."""
+    from distributed import Client, LocalCluster
+
+    if workers is not None:
+        # Workers inherit an ignored SIGINT: a Ctrl-C in the terminal reaches only the
+        # client, which then closes the pools itself (bye, then the group kill).
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        with cluster, Client(cluster) as client:
+            yield client
+        return
+    assert scheduler is not None, "workers or scheduler"
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    with client:
+        try:
+            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
+        except TimeoutError:
+            raise ClusterError(
+                f"the Dask scheduler at {scheduler} has no worker "
+                f"(none joined within {CONNECT_TIMEOUT_S} s)"
+            ) from None
+        yield client
+
+
+class _Stopped(Exception):
+    """SIGTERM, turned into an exception of the main thread like Ctrl-C's KeyboardInterrupt."""
+
+
+@contextlib.contextmanager
+def _stop_on_sigterm() -> Iterator[None]:
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise _Stopped
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+class _ClusterRun:
+    """The client's side of one league run."""
+
+    def __init__(
+        self,
+        config: LeagueConfig,
+        store: ResultsDir,
+        feed: BlockFeed,
+        stored: dict[str, GameRecord],
+        progress: ProgressHook | None,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.feed = feed
+        self.stored = stored
+        self.progress = progress
+        self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
+        self.logs = {
+            bot.name: StderrLog(store.log_path(bot.name), bot.limits.stderr_bytes)
+            for bot in config.bots
+        }
+        self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
+        self.blocks = iter(feed)
+        self.plugin = f"arena-referee-{uuid.uuid4().hex[:12]}"
+
+    def play(self, client: Client, jobs: int, transcripts: bool) -> None:
+        from distributed import KilledWorker, as_completed
+
+        from arena.league.worker import RefereePlugin
+
+        in_flight: set[Future] = set()
+        try:
+            client.register_plugin(RefereePlugin(self.config, jobs, transcripts), name=self.plugin)
+            self._check_preflight(client)
+            workers = len(client.scheduler_info()["workers"])
+            finished = as_completed(with_results=True)
+            for _ in range(BLOCKS_PER_WORKER * max(1, workers)):
+                if not self._submit_next(client, finished, in_flight):
+                    break
+            for future, played in finished:
+                in_flight.discard(future)
+                self._store_block(played)
+                self._submit_next(client, finished, in_flight)
+        except (KeyboardInterrupt, _Stopped):
+            self.outcome.interrupted = True
+        except KilledWorker as exc:
+            raise ClusterError(
+                f"a block was lost with every worker that tried it ({exc}); see the workers' logs"
+            ) from None
+        finally:
+            with _signals_held():
+                if in_flight:
+                    client.cancel(list(in_flight))
+                with contextlib.suppress(ValueError):  # stopped before it was registered
+                    client.unregister_worker_plugin(self.plugin)
+        self.outcome.stopped_early = self.feed.stop_reason
+        if isinstance(self.feed, SprtFeed):
+            self.outcome.sprt = self.feed.test
+
+    def _check_preflight(self, client: Client) -> None:
+        from arena.league.worker import cannot_start, preflight_failures
+
+        failures: dict[str, dict[str, str]] = client.run(preflight_failures, self.plugin)
+        for worker, bots in sorted(failures.items()):
+            for bot, reason in sorted(bots.items()):
+                raise ClusterError(cannot_start(worker, bot, reason))
+
+    def _submit_next(self, client: Client, finished: Any, in_flight: set[Future]) -> bool:
+        """Submit the next block with a game still to play; False when there is none."""
+        from arena.league.worker import play_block
+
+        for block in self.blocks:
+            missing: list[GameSpec] = []
+            for spec in block:
+                if spec.id in self.stored:
+                    self.outcome.skipped += 1
+                    self._collect(spec.table, spec.block, spec.players, self.stored[spec.id])
+                else:
+                    missing.append(spec)
+            if missing:
+                key = f"{self.plugin}-{missing[0].id}"
+                future = client.submit(play_block, self.plugin, missing, key=key, pure=False)
+                in_flight.add(future)
+                finished.add(future)
+                return True
+        return False
+
+    def _store_block(self, played: PlayedBlock) -> None:
+        """Append a finished block's games, make them durable, then count them."""
+        for record in played.records:
+            self.store.append(record)
+        self.store.sync()
+        for record, lines in zip(played.records, played.transcripts, strict=False):
+            for position, seat_lines in enumerate(lines):
+                if seat_lines is not None:
+                    self.store.write_transcript(record.id, position, seat_lines)
+        for bot, data in played.logs.items():
+            self.logs[bot].write(data)
+        self.outcome.disqualified.update(played.disqualified)
+        for record in played.records:
+            self.outcome.played += 1
+            if self.progress is not None:
+                self.progress(self.outcome.played + self.outcome.skipped, self.outcome.scheduled)
+            self._collect(record.table, record.block, record.players, record)
+
+    def _collect(self, table: int, block: int, players: int, record: GameRecord) -> None:
+        """Hand each complete block to the feed (the SPRT takes them in schedule order)."""
+        games = self.partial_blocks.setdefault((table, block), {})
+        games[record.id] = record
+        if len(games) == players:
+            del self.partial_blocks[(table, block)]
+            self.feed.block_done(sorted(games.values(), key=lambda r: r.id))
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """A second Ctrl-C or a SIGTERM must not cut the clean-up short (bots would be left)."""
+    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

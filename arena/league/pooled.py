@@ -1,0 +1,42 @@
+"""A league's table on warm bot pools: the seam every executor shares.
+
+The in-process runner (:mod:`arena.league.runner`) and a Dask worker
+(:mod:`arena.league.worker`) both play a league's games the same way::
+
+    async with hosting() as host:
+        table = league_table(config, host)
+        records = [(await table.play(spec)).record for spec in block]
+
+The pools live as long as the host: bot processes are reused game after game, block after
+block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import engines
+from arena.config import BotSpec, LeagueConfig
+from arena.game.botproc import StderrLog
+from arena.game.hosting import BotHost
+from arena.game.seats import hello_line
+from arena.game.table import Table
+
+
+def league_table(
+    config: LeagueConfig,
+    host: BotHost,
+    logs: Callable[[BotSpec], StderrLog] | None = None,
+    *,
+    transcripts: bool = False,
+) -> Table:
+    """A table for ``config``'s games: its engine, options, clock and policy, and a pool in
+    ``host`` for each of its bots (stderr to ``logs(bot)``, default: dropped; with
+    ``transcripts`` every seat records the lines it sent and got)."""
+    engine = engines.get(config.engine)
+    hello = hello_line(engine, config.options, config.limits)
+    pools = {
+        bot.name: host.pool(bot, hello, logs(bot) if logs is not None else None)
+        for bot in config.bots
+    }
+    return Table(engine, config.options, config.limits, config.policy, pools, transcripts)

@@ -1,0 +1,237 @@
+"""What runs on a Dask worker: a long-lived trio referee with warm bot pools.
+
+:class:`RefereePlugin` is a Dask ``WorkerPlugin`` registered once per league run. Its
+``setup`` starts a :class:`WorkerReferee` on every worker (and on any worker that joins
+later): one thread running a trio loop that hosts the league's bots
+(:func:`~arena.game.hosting.hosting`: a temporary folder, a watchdog, one pool per bot, as
+:func:`~arena.league.pooled.league_table` sets them up for every executor).
+It first starts and handshakes one process of every bot (the pre-flight check; the
+processes stay in the pools, warm). Then :func:`play_block` (a Dask task, one rotation block
+each) plays games on those pools, block after block, so bot processes are reused across
+blocks. ``teardown`` (the plugin removed at the end of the league, or the worker closing)
+cancels a block in flight and closes every pool: ``bye``, then the process-group kill. A
+worker killed outright leaves its bots to the watchdog, which kills their groups when the
+worker's end of its pipe closes.
+
+Nothing here writes to the results folder: a block's records, transcripts and the bots'
+stderr go back to the client in the task's result (:class:`PlayedBlock`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+from distributed import WorkerPlugin, get_worker
+
+from arena.config import BotSpec, LeagueConfig
+from arena.errors import BotStartup, ClusterError
+from arena.game.botproc import BotPool, StderrLog
+from arena.game.hosting import hosting
+from arena.game.spec import GameSpec
+from arena.game.table import Played, Table, Transcript
+from arena.league.pooled import league_table
+from arena.record import GameRecord
+
+
+@dataclass
+class PlayedBlock:
+    """A finished block as a worker sends it back to the client."""
+
+    worker: str
+    records: list[GameRecord]
+    transcripts: list[list[Transcript | None]]  # per game, per seat (with --transcripts)
+    logs: dict[str, bytes]  # stderr each bot wrote since the worker's last block
+    disqualified: dict[str, str] = field(default_factory=dict)  # bot -> last start failure
+    seconds: float = 0.0  # the block's wall time on the worker
+
+
+class ShippedLog(StderrLog):
+    """A bot's stderr kept in memory until the next block takes it to the client.
+
+    It keeps at most ``cap + 1`` bytes between two blocks: when anything was dropped, the
+    client's own capped log then overflows too and writes its "cap reached" line.
+    """
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(None, cap)
+        self.pending = bytearray()
+
+    def write(self, chunk: bytes | bytearray) -> None:
+        room = max(0, self.cap + 1 - len(self.pending))
+        self.pending += chunk[:room]
+
+    def take(self) -> bytes:
+        taken = bytes(self.pending)
+        self.pending.clear()
+        return taken
+
+
+class WorkerReferee:
+    """A trio loop in its own thread, hosting the league's bot pools on this worker."""
+
+    def __init__(self, config: LeagueConfig, jobs: int, transcripts: bool, worker: str) -> None:
+        self.config = config
+        self.jobs = max(1, jobs)
+        self.transcripts = transcripts
+        self.worker = worker
+        self.failures: dict[str, str] = {}  # bot -> why it could not start (pre-flight)
+        self.logs = {bot.name: ShippedLog(bot.limits.stderr_bytes) for bot in config.bots}
+        self._table: Table  # set when the loop starts (league_table in _main)
+        self._blocks: set[trio.CancelScope] = set()
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._closing: trio.Event | None = None
+        self._ready = threading.Event()
+        self._crash: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="arena-referee", daemon=True)
+
+    def start(self) -> None:
+        """Start the loop and wait for the pre-flight handshakes (blocks: call in a thread)."""
+        self._thread.start()
+        self._ready.wait()
+        if self._crash is not None:
+            raise ClusterError(f"worker {self.worker}: the referee did not start: {self._crash}")
+
+    def close(self) -> None:
+        """Cancel a block in flight, close every pool and wait for the bots to be gone."""
+        if self._token is not None and self._closing is not None:
+            with contextlib.suppress(trio.RunFinishedError):  # it ended on its own
+                trio.from_thread.run_sync(self._closing.set, trio_token=self._token)
+        self._thread.join()
+
+    def play_block(self, specs: Sequence[GameSpec]) -> PlayedBlock:
+        """Play the games of one block (from a Dask task's thread)."""
+        if self.failures:
+            bot, reason = next(iter(self.failures.items()))
+            raise ClusterError(cannot_start(self.worker, bot, reason))
+        assert self._token is not None, "start() first"
+        return trio.from_thread.run(self._play_block, list(specs), trio_token=self._token)
+
+    def _run(self) -> None:
+        try:
+            trio.run(self._main)
+        except BaseException as exc:  # reported by start(); the thread must not die silently
+            self._crash = exc
+        finally:
+            self._ready.set()
+
+    async def _main(self) -> None:
+        self._closing = trio.Event()
+        async with hosting() as host:
+            self._table = league_table(self.config, host, self._log, transcripts=self.transcripts)
+            try:
+                await self._preflight()
+                self._token = trio.lowlevel.current_trio_token()
+                self._ready.set()
+                await self._closing.wait()
+            finally:
+                for scope in self._blocks:
+                    scope.cancel()
+
+    def _log(self, bot: BotSpec) -> StderrLog:
+        return self.logs[bot.name]
+
+    async def _preflight(self) -> None:
+        """Start and handshake one process of every bot, at once; keep them warm."""
+
+        async def check(pool: BotPool) -> None:
+            try:
+                pool.release(await pool.acquire())
+            except BotStartup as fault:
+                self.failures[pool.spec.name] = str(fault)
+
+        async with trio.open_nursery() as nursery:
+            for pool in self._table.pools.values():
+                nursery.start_soon(check, pool)
+
+    async def _play_block(self, specs: list[GameSpec]) -> PlayedBlock:
+        started = time.perf_counter()
+        played: list[Played | None] = [None] * len(specs)
+        slots = trio.CapacityLimiter(self.jobs)
+
+        async def play(index: int, spec: GameSpec) -> None:
+            async with slots:
+                played[index] = await self._table.play(spec)
+
+        with trio.CancelScope() as scope:
+            self._blocks.add(scope)
+            try:
+                async with trio.open_nursery() as games:
+                    for index, spec in enumerate(specs):
+                        games.start_soon(play, index, spec)
+            finally:
+                self._blocks.discard(scope)
+        if scope.cancelled_caught:
+            raise ClusterError(f"worker {self.worker}: the league ended during a block")
+        games_done = [game for game in played if game is not None]
+        return PlayedBlock(
+            worker=self.worker,
+            records=[game.record for game in games_done],
+            transcripts=[game.transcripts() for game in games_done] if self.transcripts else [],
+            logs={name: data for name, log in self.logs.items() if (data := log.take())},
+            disqualified={
+                name: pool.last_failure
+                for name, pool in self._table.pools.items()
+                if pool.disqualified
+            },
+            seconds=time.perf_counter() - started,
+        )
+
+
+def cannot_start(worker: str, bot: str, reason: str) -> str:
+    """The one line for a bot that cannot start on a worker."""
+    return f"worker {worker} cannot start bot {bot!r}: {reason}"
+
+
+class RefereePlugin(WorkerPlugin):
+    """Gives every worker of the cluster a :class:`WorkerReferee` for one league run."""
+
+    def __init__(self, config: LeagueConfig, jobs: int, transcripts: bool) -> None:
+        self.config = config
+        self.jobs = jobs
+        self.transcripts = transcripts
+        self.referee: WorkerReferee | None = None
+
+    async def setup(self, worker: Any) -> None:
+        # Dask's sampling profiler takes the GIL every 10 ms to walk every thread's stack.
+        # The referee thread wakes on every line a bot writes and then waits for the GIL:
+        # with trivial bots, blocks took 6x as long (benchmarks/scale.py). It is paused
+        # while a league runs on this worker.
+        profiler = worker.periodic_callbacks.get("profile")
+        if profiler is not None:
+            profiler.stop()
+        self.referee = WorkerReferee(self.config, self.jobs, self.transcripts, worker.address)
+        # the handshakes take a while: off the worker's event loop, which keeps heartbeating
+        await asyncio.to_thread(self.referee.start)
+
+    async def teardown(self, worker: Any) -> None:
+        if self.referee is not None:
+            await asyncio.to_thread(self.referee.close)
+        # (removed from worker.plugins before this runs: any other league still playing?)
+        profiler = worker.periodic_callbacks.get("profile")
+        others = any(isinstance(plugin, RefereePlugin) for plugin in worker.plugins.values())
+        if profiler is not None and not others:
+            profiler.start()
+
+
+def _referee(plugin: str, worker: Any) -> WorkerReferee:
+    found = worker.plugins.get(plugin)
+    if not isinstance(found, RefereePlugin) or found.referee is None:
+        raise ClusterError(f"worker {worker.address}: the league's referee is not running")
+    return found.referee
+
+
+def play_block(plugin: str, specs: list[GameSpec]) -> PlayedBlock:
+    """The Dask task: play one block on this worker's warm pools."""
+    return _referee(plugin, get_worker()).play_block(specs)
+
+
+def preflight_failures(plugin: str, dask_worker: Any) -> dict[str, str]:
+    """For ``Client.run``: the bots that could not start on this worker, with the reason."""
+    return dict(_referee(plugin, dask_worker).failures)

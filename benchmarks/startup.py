@@ -1,0 +1,98 @@
+"""Where the time of a small league goes: start-up, playing, and the end.
+
+    python benchmarks/startup.py                     # configs/demo.toml, 3 trials
+    python benchmarks/startup.py --config configs/cat-yard.toml --trials 1
+
+Runs ``python -m arena run CONFIG --fresh`` as a user does and splits its wall time, each
+piece measured in its own process or call in the same run:
+
+- **imports**: ``python -c "import arena.cli"`` (the interpreter's own start included);
+- **config**: ``arena.config.load`` of the league file;
+- **playing**: from the first game's start to the last game's end, read from the progress
+  bar's first line and ``games.jsonl`` (the games' own ``wall_ms``, spread over ``--jobs``);
+- **standings**: ``arena standings`` on the finished folder (1000 bootstrap resamples), in its
+  own process, minus the imports;
+- **the rest**: bot pool start and shutdown, the store, everything not above.
+
+The figure that matters is **playing / total**: a 27-game demo should spend most of its time
+playing. Each cell is the fastest of ``--trials`` (other processes only ever slow a trial).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent.parent
+if sys.path and Path(sys.path[0] or ".").resolve() == _ROOT / "benchmarks":
+    sys.path[0] = str(_ROOT)
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+from arena import config as arena_config  # noqa: E402
+from arena.league.store import read_games  # noqa: E402
+from benchmarks._bench import machine_line, print_table  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", default=str(_ROOT / "configs" / "demo.toml"))
+    parser.add_argument("--trials", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    print(f"# Start-up and end of `arena run {Path(args.config).name}` (jobs {args.jobs})")
+    print(machine_line())
+    cells: dict[str, list[float]] = {}
+    for _ in range(args.trials):
+        for key, value in _trial(Path(args.config), args.jobs).items():
+            cells.setdefault(key, []).append(value)
+    best = {key: min(values) for key, values in cells.items()}
+    total = best["total"]
+    rest = total - best["imports"] - best["config"] - best["playing"] - best["standings"]
+    parts = {**{key: best[key] for key in ("imports", "config", "playing", "standings")}}
+    parts["rest"] = rest
+    rows: list[dict[str, object]] = [
+        {"part": part, "seconds": seconds, "share of total": f"{100 * seconds / total:.0f} %"}
+        for part, seconds in parts.items()
+    ]
+    rows.append({"part": "total (arena run)", "seconds": total, "share of total": "100 %"})
+    print_table(rows, f"fastest of {args.trials} trials")
+    print(f"\nplaying / total: {best['playing'] / total:.2f}")
+
+
+def _trial(config_path: Path, jobs: int) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(_ROOT)}
+    out: dict[str, float] = {}
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import arena.cli"], check=True, env=env)
+    out["imports"] = time.perf_counter() - started
+    started = time.perf_counter()
+    config = arena_config.load(config_path)
+    out["config"] = time.perf_counter() - started
+    with tempfile.TemporaryDirectory(prefix="arena-startup-bench-") as tmp:
+        folder = Path(tmp) / config.name
+        command = [sys.executable, "-m", "arena", "run", str(config_path), "--fresh"]
+        command += ["--out", str(folder), "--jobs", str(jobs)]
+        started = time.perf_counter()
+        subprocess.run(command, check=True, env=env, cwd=_ROOT, capture_output=True)
+        out["total"] = time.perf_counter() - started
+        games = read_games(folder)
+        out["playing"] = sum(game.wall_ms for game in games) / 1000 / min(jobs, len(games))
+        started = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "arena", "standings", str(folder)],
+            check=True,
+            env=env,
+            cwd=_ROOT,
+            capture_output=True,
+        )
+        out["standings"] = max(0.0, time.perf_counter() - started - out["imports"])
+    return out
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,334 @@
+"""Leagues on real Dask clusters: same games as --jobs 1, faults, Ctrl-C, pre-flight errors.
+
+No part of Dask is mocked: a ``LocalCluster`` of worker processes, or ``dask scheduler`` and
+``dask worker`` started as subprocesses. Every bot command carries a marker unique to the
+test, so "no bot process left" looks at this test's bots only.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import trio
+from click.testing import CliRunner
+
+from arena import config
+from arena.errors import ClusterError
+from arena.league.runner import run_league
+from arena.league.store import read_games
+from tests.conftest import ROOT, processes_with
+from tests.test_league import comparable
+
+distributed = pytest.importorskip("distributed", reason="the Dask extra is not installed")
+
+TEAM = ("a", "b", "c")
+
+
+def league_text(marker: str, rounds: int = 2, extra_bots: str = "") -> str:
+    """little-everdell (the cheapest game), 3 random bots, tables of 2 and 3: 9 games a round."""
+    bots = "".join(
+        f'[[bots]]\nname = "{name}"\ncmd = "python -m bots.random {marker}-{name}"\n'
+        for name in TEAM
+    )
+    return (
+        f'name = "c"\nengine = "little-everdell"\nplayers = [2, 3]\nrounds = {rounds}\nseed = 11\n'
+        f"{bots}{extra_bots}"
+    )
+
+
+def load(tmp_path: Path, text: str) -> config.LeagueConfig:
+    path = tmp_path / "league-config.toml"
+    path.write_text(text)
+    return config.load(path)
+
+
+def reference(tmp_path: Path, league: config.LeagueConfig) -> list[str]:
+    trio.run(lambda: run_league(league, tmp_path / "reference", jobs=1))
+    return comparable(read_games(tmp_path / "reference"))
+
+
+def wait_for_games(folder: Path, count: int, timeout_s: float = 120) -> None:
+    games = folder / "games.jsonl"
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if games.exists() and games.read_bytes().count(b"\n") >= count:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"fewer than {count} games stored in {folder} after {timeout_s} s")
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """The address of a local cluster of two one-thread worker processes, run from the repo."""
+    here = os.getcwd()
+    os.chdir(ROOT)  # the workers start their bots from the folder they were started in
+    try:
+        with distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster:
+            yield cluster.scheduler_address
+    finally:
+        os.chdir(here)
+
+
+def test_local_cluster_plays_the_games_of_jobs_1(tmp_path: Path, in_repo: Path) -> None:
+    from arena.league.cluster import run_cluster_league
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker))
+    outcome = run_cluster_league(league, tmp_path / "cluster", jobs=1, workers=2, transcripts=True)
+    assert outcome.played == outcome.scheduled == 18 and not outcome.interrupted
+    stored = read_games(tmp_path / "cluster")
+    assert len({r.id for r in stored}) == len(stored) == 18
+    for record in stored:  # the workers' transcripts, written by the client
+        for seat in range(record.players):
+            lines = tmp_path / "cluster" / "transcripts" / record.id / f"seat{seat}.jsonl"
+            assert '"dir": "from"' in lines.read_text()
+    assert comparable(stored) == reference(tmp_path, league)
+    assert processes_with(marker) == []
+
+
+def test_resume_on_a_cluster_plays_only_what_is_missing(
+    tmp_path: Path, in_repo: Path, scheduler: str
+) -> None:
+    from arena.league.cluster import run_cluster_league
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker, rounds=1))
+    trio.run(lambda: run_league(league, tmp_path / "out", jobs=1))
+    games = tmp_path / "out" / "games.jsonl"
+    lines = games.read_bytes().splitlines(keepends=True)
+    games.write_bytes(b"".join(lines[:4]) + lines[4][:20])  # killed mid-write, mid-block
+    again = run_cluster_league(league, tmp_path / "out", jobs=2, scheduler=scheduler)
+    assert again.skipped == 4 and again.played == len(lines) - 4
+    stored = read_games(tmp_path / "out")
+    assert len({r.id for r in stored}) == len(stored) == len(lines)
+    assert comparable(stored) == reference(tmp_path, league)
+    assert processes_with(marker) == []
+
+
+def test_a_bot_that_cannot_start_on_a_worker_stops_the_league_before_any_game(
+    tmp_path: Path, in_repo: Path, scheduler: str
+) -> None:
+    from arena.league.cluster import run_cluster_league
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    program = tmp_path / "vanishing-bot"
+    program.write_text("#!/bin/sh\nexec python -m bots.random\n")
+    program.chmod(0o755)
+    extra = f'[[bots]]\nname = "gone"\ncmd = "{program} {marker}"\n'
+    league = load(tmp_path, league_text(marker, extra_bots=extra))
+    program.unlink()  # on the client it existed; on the workers it does not
+    with pytest.raises(ClusterError) as caught:
+        run_cluster_league(league, tmp_path / "out", jobs=1, scheduler=scheduler)
+    message = str(caught.value)
+    assert message.startswith("worker tcp://127.0.0.1:") and "cannot start bot 'gone'" in message
+    assert "No such file or directory" in message and "\n" not in message
+    assert read_games(tmp_path / "out") == []
+    assert processes_with(marker) == []
+
+
+def test_ctrl_c_cancels_the_blocks_and_leaves_no_bot_on_the_workers(
+    tmp_path: Path, scheduler: str
+) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(league_text(marker, rounds=20))
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", "run", str(cfg), "--out", str(out), "--jobs", "1"],
+        cwd=ROOT,
+        env={**os.environ, "ARENA_SCHEDULER": scheduler},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    wait_for_games(out, 4)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Resume with: arena run" in err and "Traceback" not in err
+    assert 4 <= len(read_games(out)) < 180
+    assert processes_with(marker) == []
+
+
+def test_unreachable_scheduler_is_one_line(
+    tmp_path: Path, in_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena import cli
+    from arena.league import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT_S", 1)
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(league_text("unreachable"))
+    result = CliRunner().invoke(
+        cli.main, ["run", str(cfg), "--out", str(tmp_path / "o"), "--scheduler", "127.0.0.1:9"]
+    )
+    assert result.exit_code == 2
+    assert result.output.startswith("arena: error: cannot reach the Dask scheduler at 127.0.0.1:9")
+    assert result.output.count("\n") == 1
+
+
+def test_workers_without_dask_say_what_to_install(tmp_path: Path) -> None:
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(league_text("nodask"))
+    hide_dask = (
+        "import sys; sys.modules['distributed'] = None; "  # an import of it now fails
+        "from arena.cli import main; main(prog_name='arena')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", hide_dask, "run", str(cfg), "--workers", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        "arena: error: the Dask extra is not installed: pip install 'tabletop-arena[cluster]'\n"
+    )
+
+
+class DaskProcesses:
+    """``dask scheduler`` and ``dask worker`` subprocesses on 127.0.0.1, ended by the test."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout's arena
+
+    def start(self, *args: str) -> subprocess.Popen[bytes]:
+        log = (self.folder / f"dask-{len(self.procs)}.log").open("wb")
+        proc = subprocess.Popen(
+            ["dask", *args],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        self.procs.append(proc)
+        return proc
+
+    def close(self) -> None:
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@pytest.mark.slow  # three Dask processes and a league long enough to kill one mid-way
+def test_a_worker_killed_mid_league_loses_nothing_and_doubles_nothing(tmp_path: Path) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(league_text(marker, rounds=4))
+    dask = DaskProcesses(tmp_path)
+    try:
+        port_file = tmp_path / "scheduler.json"
+        dask.start(
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(port_file),
+        )
+        workers = [
+            dask.start(
+                "worker",
+                "--scheduler-file",
+                str(port_file),
+                "--nthreads",
+                "1",
+                "--no-nanny",
+                "--no-dashboard",
+                "--name",
+                f"w{i}",
+            )
+            for i in range(2)
+        ]
+        deadline = time.monotonic() + 60
+        while not port_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        with distributed.Client(scheduler_file=str(port_file), timeout=60) as client:
+            client.wait_for_workers(2, timeout=60)
+            address = client.scheduler.address
+        out = tmp_path / "out"
+        league = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "arena",
+                "run",
+                str(cfg),
+                "--out",
+                str(out),
+                "--jobs",
+                "1",
+                "--scheduler",
+                address,
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        wait_for_games(out, 9)
+        workers[0].send_signal(signal.SIGKILL)
+        _, err = league.communicate(timeout=180)
+        assert league.returncode == 0, err
+    finally:
+        dask.close()
+    stored = read_games(out)
+    assert len({r.id for r in stored}) == len(stored) == 36
+    assert comparable(stored) == reference(tmp_path, load(tmp_path, league_text(marker, 4)))
+    assert processes_with(marker) == []
+
+
+def test_an_sprt_league_on_a_cluster_stops_where_in_process_stops(
+    tmp_path: Path, in_repo: Path, scheduler: str
+) -> None:
+    from arena.league.cluster import run_cluster_league
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    text = (
+        'name = "s"\nengine = "little-everdell"\nmode = "sprt"\nplayers = 2\nseed = 5\n'
+        '[sprt]\ncandidate = "a"\nopponent = "b"\nelo0 = 0\nelo1 = 400\nmax_blocks = 5\n'
+        + "".join(
+            f'[[bots]]\nname = "{name}"\ncmd = "python -m bots.random {marker}-{name}"\n'
+            for name in ("a", "b")
+        )
+    )
+    league = load(tmp_path, text)
+    lines: list[str] = []
+    outcome = run_cluster_league(
+        league, tmp_path / "out", jobs=1, scheduler=scheduler, say=lines.append
+    )
+    local = trio.run(lambda: run_league(league, tmp_path / "reference", jobs=1))
+    assert outcome.sprt is not None and local.sprt is not None
+    assert outcome.stopped_early == local.stopped_early != ""
+    assert outcome.sprt.status_line() == local.sprt.status_line() == lines[-1]
+    assert len(lines) == outcome.sprt.blocks
+    # games in flight when the test decided are stored too: compare the blocks it used
+    used = {
+        f"t0-b{block}-r{rotation}" for block in range(outcome.sprt.blocks) for rotation in (0, 1)
+    }
+    stored = [r for r in read_games(tmp_path / "out") if r.id in used]
+    assert comparable(stored) == comparable(
+        [r for r in read_games(tmp_path / "reference") if r.id in used]
+    )
+    assert processes_with(marker) == []

@@ -1,0 +1,83 @@
+"""The ISMCTS bot as a real subprocess bot: compliant on every engine, deterministic with a
+fixed iteration budget, and its search parts on their own."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from pathlib import Path
+
+import pytest
+import trio
+from click.testing import CliRunner
+
+import engines
+from arena.cli import main
+from arena.league.runner import run_league
+from arena.league.store import read_games
+from arena.sdk import GameInfo
+from bots.ismcts import Search, random_playout
+from engines.base import Result, action_key, utility
+from tests.conftest import processes_with
+from tests.test_league import comparable, load
+from tests.toy_engine import ToyEngine
+
+FAST = "python -m bots.ismcts --iterations 3 --depth 6"
+
+
+@pytest.mark.parametrize("engine", engines.names())
+def test_check_bot_passes_ismcts(engine: str, in_repo: Path) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    result = CliRunner().invoke(
+        main, ["check-bot", f"{FAST} --name {marker}", "--engine", engine, "--games", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "bot is compliant" in result.output
+    assert processes_with(marker) == []
+
+
+def test_fixed_iterations_replay_the_same_games(tmp_path: Path, in_repo: Path) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    text = (
+        'name = "t"\nengine = "cat-yard"\nplayers = 2\nrounds = 1\nseed = 5\n'
+        f'[[bots]]\nname = "ismcts"\ncmd = "{FAST} --name {marker}"\n'
+        f'[[bots]]\nname = "greedy"\ncmd = "python -m bots.cat_yard_greedy"\n'
+    )
+    league = load(tmp_path, text)
+    first = trio.run(lambda: run_league(league, tmp_path / "one", jobs=1))
+    second = trio.run(lambda: run_league(league, tmp_path / "two", jobs=2))
+    assert first.played == second.played == 2
+    one, two = read_games(tmp_path / "one"), read_games(tmp_path / "two")
+    assert comparable(one) == comparable(two)
+    assert all(not seat.verdicts for record in one for seat in record.seats)
+    assert processes_with(marker) == []
+
+
+def test_action_keys_ignore_key_order_and_tell_actions_apart() -> None:
+    a = {"type": "lure", "slot": 1, "fields": [0, 2], "wilds": []}
+    b = {"wilds": [], "fields": [0, 2], "slot": 1, "type": "lure"}
+    assert action_key(a) == action_key(b)
+    assert action_key(a) != action_key({**a, "fields": [2, 0]})
+    assert hash(action_key({"type": "x", "nested": {"k": [1, {"z": 2}]}}))
+
+
+def test_utility_is_rank_based_on_one_scale() -> None:
+    assert utility(Result([3.0, 1.0], [1, 2]), 0) == 1.0
+    assert utility(Result([3.0, 1.0], [1, 2]), 1) == 0.0
+    tied = Result([2.0, 2.0, 0.0], [1, 1, 3])
+    assert utility(tied, 0) == utility(tied, 1) == 0.75 and utility(tied, 2) == 0.0
+    assert utility(Result([5.0], [1], {"solo_utility": 0.25}), 0) == 0.25
+    assert utility(Result([5.0], [1]), 0) == 0.5
+
+
+@pytest.mark.parametrize(("pile", "best"), [(4, 1), (5, 2), (7, 1)])
+def test_search_finds_the_winning_take(pile: int, best: int) -> None:
+    """Take 1 or 2, the last counter wins: leaving a multiple of 3 wins, and search finds
+    that take from the observation alone."""
+    engine = ToyEngine()
+    game = GameInfo("toy", {"pile": pile}, "g", 0, 2, 1, random.Random(3))
+    seen = [engine.new_game(2, 1, {"pile": pile}).observation(0)]
+    legal = [{"type": "take", "n": 1}, {"type": "take", "n": 2}]
+    search = Search(engine, game, 0.7, random_playout, -1)
+    assert legal[search.choose(seen, legal, 300, 0.0)]["n"] == best
+    assert search.iterations == 300
