@@ -471,6 +471,22 @@ def test_edge_matching_filters_and_discards() -> None:
     assert closed.observation(0)["discard"] == ["B13"]
 
 
+def test_edge_matching_applies_against_a_sleeping_cats_open_edges() -> None:
+    # Design decision (README "Rule readings"): with ``edge_matching`` a box card's edge
+    # facing a sleeping cat must be open too (the cat's edges are all open), like any card's.
+    state = table(hands={0: ["B02", "B13"]})
+    state.options["edge_matching"] = True
+    lay(state, "C1-1", 0, 0)  # seat 1's sleeping cat, alone in the layout
+    state.apply(DRAW)
+    state.apply(select("B02"))  # ###. : only W open (rot 1: only E open)
+    assert state.legal_actions() == [place(-1, 0, 1), place(1, 0, 0)]
+    free = table(hands={0: ["B02", "B13"]})
+    lay(free, "C1-1", 0, 0)
+    free.apply(DRAW)
+    free.apply(select("B02"))
+    assert len(free.legal_actions()) == 8  # without the option: both turns at all 4 slots
+
+
 def test_short_deck_removes_box_cards_for_two_and_three_players() -> None:
     for players, deck in ((2, 80 - 24 - 4), (3, 80 - 12 - 6), (4, 80 - 8)):
         state = new_game(ENGINE, players, 3, {"short_deck": True})

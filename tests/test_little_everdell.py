@@ -437,6 +437,24 @@ def test_s20_prince_in_multiplayer() -> None:
     assert len(result.detail["ranks_with_automa"]) == 3
 
 
+def test_ranks_leave_out_the_prince_and_ranks_with_automa_keep_him() -> None:
+    # Design decision (README "Seats, results"): the Prince is not a seat, so ``ranks`` order
+    # the bots only (the standings read ``ranks``: a bot behind the Prince loses nothing to
+    # the other bot for it); ``detail["ranks_with_automa"]`` places everyone, Prince included.
+    state = new(2, opponent="prince")
+    finish(state)
+    prince = state.players[2]
+    owned = {uid for player in state.players for uid in player.cards}
+    best = sorted((uid for uid in CARD_OF if uid not in owned), key=lambda u: -CARD_OF[u].points)
+    prince.cards += best[:12]  # far ahead of both bots
+    prince.view = None
+    result = state.result()
+    assert result.detail["automa"]["score"] > max(result.scores)
+    assert result.detail["ranks_with_automa"][2] == 1
+    assert sorted(result.ranks) in ([1, 2], [1, 1])
+    assert [r - 1 for r in result.detail["ranks_with_automa"][:2]] == result.ranks
+
+
 # -- further rules --------------------------------------------------------------------------
 def test_postal_pigeon_asks_two_resources_and_bard_counts_itself() -> None:
     state = new(2)

@@ -223,6 +223,9 @@ def test_s10_crossing_rule_on_a_single_card() -> None:
 
 
 def test_s11_gap_fill_joining_two_segments() -> None:
+    # Design decision (README "Rule readings"): one play may fill a gap that merges two
+    # groups of one line, as the spec's S11 says; the rulebook's "add to one group per turn"
+    # is read as "all new cards end in one group".
     layout = grid(
         """
         A1 B1 .  D1 E1
