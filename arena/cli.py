@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from engines.base import Engine
 
 F = TypeVar("F", bound=Callable[..., Any])
+REPORT_GAMES = 12
+"""Games the HTML report embeds a viewer for, unless ``arena report --games`` says."""
 
 
 class ArenaGroup(click.Group):
@@ -66,6 +68,9 @@ def main() -> None:
     help="Record every line each seat sent and got (for arena replay-seat).",
 )
 @click.option(
+    "--no-report", is_flag=True, help="Do not write the HTML report (FOLDER/report.html)."
+)
+@click.option(
     "--workers",
     type=click.IntRange(1, 1024),
     default=None,
@@ -86,6 +91,7 @@ def run(
     out: str | None,
     fresh: bool,
     transcripts: bool,
+    no_report: bool,
     workers: int | None,
     scheduler: str | None,
 ) -> None:
@@ -157,6 +163,8 @@ def run(
         f"{outcome.played} games played, {outcome.skipped} already stored, in {folder}", err=True
     )
     _print_standings(folder, "table", write=True)
+    if not no_report:
+        click.echo(f"report: {_write_report(folder, None, REPORT_GAMES)}", err=True)
 
 
 @main.command()
@@ -376,30 +384,107 @@ def list_engines() -> None:
 @main.command()
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.argument("game_id")
-def replay(folder: str, game_id: str) -> None:
+@click.option("--show", is_flag=True, help="Narrate the game move by move and draw the table.")
+def replay(folder: str, game_id: str, show: bool) -> None:
     """Re-simulate stored game GAME_ID of FOLDER from its seed and moves.
 
     Exit status 0 when the stored result is reproduced, 1 when it is not.
 
     \b
     Example:
-      arena replay results/demo t0-b0-r1
+      arena replay results/demo t0-b0-r1 --show
     """
-    from arena.league.store import read_games, read_league
-    from arena.tools.replay import replay_record
+    from arena.league.store import read_league
+    from arena.tools.replay import narrate, replay_record
 
     read_league(Path(folder))
-    records = [r for r in read_games(Path(folder), warn=_say) if r.id == game_id]
-    if not records:
-        raise UserError(f"{folder}: no stored game with id {game_id!r}")
-    problems = replay_record(records[0])
+    record = _stored_game(Path(folder), game_id)
+    if show:
+        for line in narrate(record):
+            click.echo(line)
+    problems = replay_record(record)
     if problems:
         click.echo(f"{game_id}: does NOT reproduce: " + "; ".join(problems))
         sys.exit(1)
     click.echo(
         f"{game_id}: reproduces the stored result "
-        f"(scores {list(records[0].scores)}, ranks {list(records[0].ranks)})"
+        f"(scores {list(record.scores)}, ranks {list(record.ranks)})"
     )
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where to write the report (default: FOLDER/report.html).",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(0, 500),
+    default=REPORT_GAMES,
+    show_default=True,
+    help="Games the report embeds a viewer for (worst losses, upsets, pairings).",
+)
+def report(folder: str, output: str | None, games: int) -> None:
+    """Write a self-contained HTML report of the league stored in FOLDER.
+
+    \b
+    Example:
+      arena report results/demo -o demo.html
+    """
+    click.echo(str(_write_report(Path(folder), Path(output) if output else None, games)))
+
+
+def _write_report(folder: Path, output: Path | None, games: int) -> Path:
+    from arena.league import store
+    from arena.show.html.report import build_report
+    from arena.stats.ratings import compute_standings
+
+    league = store.read_league(folder)
+    records = store.read_games(folder, warn=_say)
+    page = build_report(folder, league, records, compute_standings(records), games=games)
+    path = output or folder / "report.html"
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("game_id")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where to write the page (default: FOLDER/view-GAME_ID.html).",
+)
+def view(folder: str, game_id: str, output: str | None) -> None:
+    """Write a self-contained HTML page that steps through stored game GAME_ID.
+
+    \b
+    Example:
+      arena view results/demo t0-b0-r1
+    """
+    from arena.league.store import read_league
+    from arena.show.html.viewer import viewer_page
+
+    league = read_league(Path(folder))
+    record = _stored_game(Path(folder), game_id)
+    path = Path(output) if output else Path(folder) / f"view-{game_id}.html"
+    path.write_text(viewer_page(record, league), encoding="utf-8")
+    click.echo(str(path))
+
+
+def _stored_game(folder: Path, game_id: str) -> GameRecord:
+    from arena.league.store import read_games
+
+    for record in read_games(folder, warn=_say):
+        if record.id == game_id:
+            return record
+    raise UserError(f"{folder}: no stored game with id {game_id!r}")
 
 
 @main.command(name="replay-seat")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from engines.base import Engine
+    from engines.svgkit import Picture as Picture
 
 # engine name -> module that defines ENGINE (a new game adds its line here)
 _MODULES: dict[str, str] = {
@@ -65,3 +66,30 @@ def get(name: str) -> Engine:
     module = importlib.import_module(module_name)
     engine: Engine = module.ENGINE
     return engine
+
+
+def picture(name: str) -> Picture | None:
+    """The board renderer of engine ``name``, from the ``svg`` module next to its rules, or
+    None when the game has none yet: ``draw`` turns a mapping ``seat -> observation`` into
+    an SVG picture and ``PRIVATE`` says whether one seat's view can differ from the whole
+    table (see :mod:`engines.svgkit`).
+    """
+    from engines.svgkit import Picture
+
+    get(name)  # an unknown name raises UnknownEngine
+    try:
+        module = importlib.import_module(f"{_MODULES[name]}.svg")
+    except ModuleNotFoundError:
+        return None
+    return Picture(module.draw, module.PRIVATE)
+
+
+def provenance(name: str) -> str:
+    """Where engine ``name``'s data comes from: the docstring of its ``data`` module (the
+    table of the game's components), or an empty string for an engine without one."""
+    get(name)
+    try:
+        data = importlib.import_module(f"{_MODULES[name]}.data")
+    except ModuleNotFoundError:
+        return ""
+    return " ".join((data.__doc__ or "").split())

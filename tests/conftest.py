@@ -29,6 +29,27 @@ def in_repo(monkeypatch: pytest.MonkeyPatch) -> Path:
     return ROOT
 
 
+@pytest.fixture(scope="session")
+def small_league(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small real league (Space Five, subprocess bots) run once; its results folder."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    folder = tmp_path_factory.mktemp("small-league")
+    config = folder / "small.toml"
+    config.write_text(
+        'name = "small"\nengine = "space-five"\nplayers = [2]\nrounds = 1\nseed = 3\n'
+        '[[bots]]\nname = "greedy"\ncmd = "python -m bots.space_five_greedy"\n'
+        '[[bots]]\nname = "random"\ncmd = "python -m bots.random"\n'
+    )
+    out = folder / "out"
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    assert f"report: {out / 'report.html'}" in result.output
+    return out
+
+
 def processes_with(marker: str) -> list[str]:
     """Command lines of running processes whose arguments contain ``marker``."""
     out = subprocess.run(["ps", "-eo", "pid,stat,args"], capture_output=True, text=True).stdout

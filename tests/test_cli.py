@@ -131,7 +131,9 @@ def test_engines_lists_every_engine() -> None:
         assert name in result.output
 
 
-@pytest.mark.parametrize("command", ["run", "play", "standings", "engines", "replay"])
+@pytest.mark.parametrize(
+    "command", ["run", "play", "standings", "engines", "replay", "report", "view"]
+)
 def test_every_command_has_help_with_an_example(command: str) -> None:
     result = CliRunner().invoke(main, [command, "--help"])
     assert result.exit_code == 0 and "Example:" in result.output

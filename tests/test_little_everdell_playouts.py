@@ -136,4 +136,4 @@ def test_greedy_beats_the_automa_more_often_than_random() -> None:
                 result = play_local("little-everdell", [policy], seed, {"opponent": opponent})
                 won += result.detail["bot_won"]
         rates[name] = won / 60
-    assert rates["greedy"] >= rates["random"] + 0.5  # measured about 0.92 vs 0.09
+    assert rates["greedy"] >= rates["random"] + 0.5  # measured about 0.92 vs 0.07 (200 seeds)

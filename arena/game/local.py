@@ -22,7 +22,8 @@ from typing import Any
 import trio
 
 import engines
-from arena.config import Limits, Policy, check_game
+from arena.config import Limits, Policy, check_game, load_engine
+from arena.errors import ConfigError
 from arena.game.referee import play_game
 from arena.game.seats import FunctionSeat
 from arena.game.spec import GameSpec, block_games, block_seed
@@ -75,9 +76,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--option", action="append", default=[], help="k=v (JSON value)")
     args = parser.parse_args(argv)
 
-    engine = engines.get(args.engine)
-    given = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
-    options = check_game(engine, [len(args.bots)], given)
+    given: dict[str, Any] = {}
+    for pair in args.option:
+        key, sep, raw = pair.partition("=")
+        bad = f"--option {pair!r}: expected KEY=VALUE with a JSON value"
+        if not sep:
+            parser.error(bad)
+        try:
+            given[key] = json.loads(raw)
+        except ValueError:
+            parser.error(bad)
+    try:
+        engine = load_engine(args.engine)
+        options = check_game(engine, [len(args.bots)], given)
+    except ConfigError as exc:
+        parser.error(str(exc))
     names = tuple(args.bots)  # a module named twice is one bot in two seats
     choosers = {name: _load(name) for name in names}
     specs = [

@@ -17,6 +17,7 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.errors import VERDICTS, ConfigError
+from arena.show.caveats import caveats
 from arena.stats.ratings import ONLINE_K, BotStanding, Standings
 
 FORMATS = ("table", "markdown", "csv", "json")
@@ -139,7 +140,10 @@ def _summary(standings: Standings, markdown: bool) -> str:
         f"{spread}. {standings.games} games in {standings.units} blocks."
     )
     text = " ".join([text, *standings.notes])
-    return text if markdown else textwrap.fill(text, WIDTH)
+    warnings = [f"Warning: {line}" for line in caveats(standings)]
+    if markdown:
+        return "\n\n".join([text, *(f"**{line}**" for line in warnings)])
+    return "\n".join(textwrap.fill(line, WIDTH) for line in [text, *warnings])
 
 
 def _main(standings: Standings, markdown: bool) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import trio
@@ -49,6 +49,24 @@ def replay_record(record: GameRecord) -> list[str]:
     if ranks != list(record.ranks):
         problems.append(f"ranks {ranks} != stored {list(record.ranks)}")
     return problems
+
+
+def narrate(record: GameRecord) -> Iterator[str]:
+    """The stored game told move by move: the table, then each move and, whenever the turn
+    passes to another seat, the table again (as ``arena play --show`` prints it)."""
+    engine = engines.get(record.engine)
+    state = engine.new_game(record.players, record.seed, dict(record.options))
+    yield state.render(None)
+    for step, index in enumerate(record.moves):
+        seat = state.to_move()
+        legal = state.legal_actions()
+        if seat is None or not 0 <= index < len(legal):
+            yield f"move {step} (index {index}) is not legal in the replay"
+            return
+        yield f"{step:4d}  {state.describe(legal[index])}  [{record.seats[seat].bot}]"
+        state.apply(legal[index])
+        if state.to_move() != seat:
+            yield state.render(None)
 
 
 def read_transcript(path: Path) -> list[tuple[str, str]]:

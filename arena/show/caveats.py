@@ -1,0 +1,46 @@
+"""Honest warnings about standings: when the numbers say less than they seem to.
+
+Shown under the terminal standings and at the top of the HTML report.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from arena.stats.ratings import Standings
+
+FEW_BLOCKS = 20
+"""Below this many resampling units the bootstrap's ± is too narrow to trust."""
+_MAX_PAIRS = 6
+
+
+def caveats(standings: Standings) -> list[str]:
+    """Warnings about ``standings``, each one sentence; empty when there is nothing to say."""
+    found: list[str] = []
+    if standings.bootstrap and standings.games and standings.units < FEW_BLOCKS:
+        found.append(
+            f"Only {standings.units} blocks (fewer than {FEW_BLOCKS}): ± is a lower bound; "
+            "a bootstrap over so few blocks understates the uncertainty."
+        )
+    perfect = [row.bot for row in standings.rows if row.games and row.score_pct in (0.0, 100.0)]
+    if perfect:
+        found.append(
+            f"Perfect record ({', '.join(perfect)}): the rating is set by the prior "
+            f"({standings.prior:g} virtual draws per bot), not by the games; "
+            "the true gap may be larger."
+        )
+    if any(standings.crosstable.values()):
+        never = [
+            f"{a}–{b}"
+            for a, b in itertools.combinations([row.bot for row in standings.rows], 2)
+            if b not in standings.crosstable.get(a, {})
+        ]
+        if never:
+            shown = ", ".join(never[:_MAX_PAIRS]) + (
+                f" and {len(never) - _MAX_PAIRS} more" if len(never) > _MAX_PAIRS else ""
+            )
+            found.append(
+                f"Bots that never met: {shown}; their ratings compare only through "
+                "common opponents."
+            )
+    return found

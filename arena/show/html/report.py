@@ -1,0 +1,268 @@
+"""The league report: one self-contained HTML page about a results folder.
+
+Summary, standings (the same numbers as ``arena standings``) with their warnings, plots
+(matplotlib, inlined SVG), the SPRT status of an SPRT league, and viewers for a bounded
+selection of games (:mod:`arena.show.html.selection`); any other game is one
+``arena view`` away. Games are summarised, never all embedded, so a 10,000-game league
+gives a page of a few hundred kilobytes.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import time
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import engines
+from arena.record import GameRecord
+from arena.show.caveats import caveats
+from arena.show.html import charts
+from arena.show.html.page import document
+from arena.show.html.selection import pick_games
+from arena.show.html.viewer import data_block
+from arena.stats.ratings import Standings
+from arena.stats.sprt import Sprt
+from arena.stats.trajectory import online_elo
+
+
+def build_report(
+    folder: Path,
+    league: Mapping[str, Any],
+    records: Sequence[GameRecord],
+    standings: Standings,
+    *,
+    games: int,
+) -> str:
+    """The report page of the league stored in ``folder``; ``games`` bounds the viewers."""
+    engine = engines.get(league["engine"])
+    sections = [
+        _section("Summary", _summary(folder, league, engine.title, records, standings)),
+        _section("Standings", _warnings(standings) + _standings_table(standings)),
+        _section("Elo with 95% intervals", _figure(charts.elo_intervals(standings))),
+    ]
+    if league.get("mode") == "sprt" and "sprt" in league:
+        sections.append(_section("Sequential test (SPRT)", _sprt(league["sprt"], records)))
+    names = [row.bot for row in standings.rows]
+    crosstable = {
+        bot: {opp: h.score_pct for opp, h in cells.items()}
+        for bot, cells in standings.crosstable.items()
+    }
+    los = {bot: {opp: 100 * p for opp, p in cells.items()} for bot, cells in standings.los.items()}
+    plots = [
+        (
+            "Crosstable",
+            charts.square(names, crosstable, "score % of row vs column", "{:.0f}"),
+            "Score % of the row bot against the column bot in the games where both sat.",
+        ),
+        (
+            "Likelihood of superiority",
+            charts.square(names, los, "% of resamples", "{:.0f}"),
+            "Share of bootstrap resamples that rate the row bot above the column bot.",
+        ),
+        (
+            "Seat advantage by table size",
+            charts.seat_advantage(standings.seats),
+            "Win % by seat (1 = first player) for each table size.",
+        ),
+        (
+            "Rating over games",
+            charts.rating_paths(online_elo(records)),
+            "Online Elo (the standings' online method) after each game of the league, in game "
+            "order: how the ratings moved, not the final estimate.",
+        ),
+        (
+            "Faults by verdict",
+            charts.faults(standings),
+            "Bot faults per verdict class, and games forfeited.",
+        ),
+        (
+            "Think time",
+            charts.think_times(_think_times(records)),
+            "Each box spreads one bot's mean think time per decision over its games.",
+        ),
+    ]
+    for title, svg, words in plots:
+        if svg:
+            sections.append(_section(title, f"<p>{words}</p>{_figure(svg)}"))
+        elif title == "Faults by verdict":
+            sections.append(_section(title, "<p>No bot fault in any game.</p>"))
+    sections.append(_section("Games", _games(folder, records, standings, games)))
+    subtitle = (
+        f"{engine.title}: {len(records)} games, {standings.units} blocks, "
+        f"written {time.strftime('%Y-%m-%d %H:%M %Z')}"
+    )
+    return document(
+        f"League {league['name']}", subtitle, "".join(sections), ("viewer.js", "report.js")
+    )
+
+
+def _section(title: str, body: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    return f'<section id="{escape(slug)}"><h2>{escape(title)}</h2>{body}</section>'
+
+
+def _figure(svg: str) -> str:
+    return f'<div class="figure">{svg}</div>' if svg else "<p>Nothing to plot.</p>"
+
+
+def _summary(
+    folder: Path,
+    league: Mapping[str, Any],
+    title: str,
+    records: Sequence[GameRecord],
+    standings: Standings,
+) -> str:
+    options = ", ".join(f"{k} = {v!r}" for k, v in league.get("options", {}).items()) or "-"
+    players = ", ".join(str(p) for p in league.get("players", [])) or "-"
+    facts = [
+        ("league", league["name"]),
+        ("results folder", str(folder)),
+        ("engine", f"{title} ({league['engine']} v{league.get('engine_version', '?')})"),
+        ("options", options),
+        (
+            "mode",
+            f"{league.get('mode', '?')}, tables of {players} players, seed "
+            f"{league.get('seed', '?')}",
+        ),
+        ("games", f"{len(records)} games in {standings.units} blocks"),
+        ("written", time.strftime("%Y-%m-%d %H:%M:%S %Z")),
+        ("data provenance", engines.provenance(league["engine"]) or "not stated"),
+    ]
+    rows = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in facts)
+    bots = "".join(
+        f"<tr><td class='name'>{escape(bot['name'])}</td>"
+        f"<td class='name'><code>{escape(_command(bot['cmd']))}</code></td></tr>"
+        for bot in league.get("bots", [])
+    )
+    return (
+        f'<dl class="summary">{rows}</dl>'
+        "<table><thead><tr><th class='name'>bot</th><th class='name'>command</th></tr></thead>"
+        f"<tbody>{bots}</tbody></table>"
+        "<p class='muted'>Bot versions (from their <code>ready</code> messages) are not "
+        "stored in the results folder.</p>"
+    )
+
+
+def _command(cmd: str | list[str]) -> str:
+    return cmd if isinstance(cmd, str) else shlex.join(cmd)
+
+
+def _warnings(standings: Standings) -> str:
+    lines = [*standings.notes, *caveats(standings)]
+    if not lines:
+        return ""
+    items = "".join(f"<li>{escape(line)}</li>" for line in lines)
+    return f'<div class="warnings"><strong>Read with care</strong><ul>{items}</ul></div>'
+
+
+def _standings_table(standings: Standings) -> str:
+    headers = [
+        "#",
+        "bot",
+        "Elo",
+        "±",
+        "low",
+        "high",
+        "games",
+        "score %",
+        "win %",
+        "place",
+        "faults",
+        "ms/decision",
+    ]
+    rows = []
+    for row in standings.rows:
+        cells: list[tuple[str, object]] = [
+            (str(row.rank), row.rank),
+            (row.bot, row.bot),
+            (f"{row.elo:.0f}", row.elo),
+            *[
+                (f"{value:.0f}", value) if value is not None else ("", "")
+                for value in (row.plus_minus, row.elo_low, row.elo_high)
+            ],
+            (str(row.games), row.games),
+            (f"{row.score_pct:.1f}", row.score_pct),
+            (f"{row.win_pct:.1f}", row.win_pct),
+            (f"{row.mean_place:.2f}±{row.place_se:.2f}", row.mean_place),
+            (str(row.faults), row.faults),
+            (f"{row.think_ms:.1f}", row.think_ms),
+        ]
+        tds = "".join(
+            f'<td{" class=name" if i == 1 else ""} data-value="{escape(str(value))}">'
+            f"{escape(text)}</td>"
+            for i, (text, value) in enumerate(cells)
+        )
+        rows.append(f'<tr data-bot="{escape(row.bot)}">{tds}</tr>')
+    head = "".join(
+        f"<th{' class=name' if i == 1 else ''}>{escape(h)}</th>" for i, h in enumerate(headers)
+    )
+    return (
+        '<table class="sortable" id="standings-table">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        "<p class='muted'>Click a column to sort. The same numbers as "
+        "<code>arena standings</code>; <code>docs/ratings.md</code> explains each.</p>"
+    )
+
+
+def _sprt(spec: Mapping[str, Any], records: Sequence[GameRecord]) -> str:
+    test = Sprt(
+        spec["elo0"],
+        spec["elo1"],
+        spec["alpha"],
+        spec["beta"],
+        spec["candidate"],
+        spec["opponent"],
+    )
+    blocks: dict[tuple[int, int], list[GameRecord]] = defaultdict(list)
+    for record in records:
+        blocks[(record.block, record.table)].append(record)
+    for key in sorted(blocks):
+        test.add_block(blocks[key])
+    decision = {
+        "H1": f"accept H1: {spec['candidate']} is at least {spec['elo1']:g} Elo better",
+        "H0": f"accept H0: {spec['candidate']} is at most {spec['elo0']:g} Elo better",
+        None: "no decision yet",
+    }[test.decision]
+    return f"<p><code>{escape(test.status_line())}</code></p><p>{escape(decision)}.</p>"
+
+
+def _think_times(records: Sequence[GameRecord]) -> dict[str, list[float]]:
+    per_bot: dict[str, list[float]] = defaultdict(list)
+    for record in records:
+        for seat in record.seats:
+            if seat.decisions:
+                per_bot[seat.bot].append(seat.think_ms / seat.decisions)
+    return dict(sorted(per_bot.items()))
+
+
+def _games(folder: Path, records: Sequence[GameRecord], standings: Standings, limit: int) -> str:
+    picked = pick_games(records, standings, limit)
+    command = f"arena view {shlex.quote(str(folder))} GAME_ID"
+    intro = (
+        f"<p>{len(picked)} of {len(records)} games can be stepped through here "
+        f"(at most {limit}: <code>arena report --games N</code> changes it). Any other "
+        f"game: <code>{escape(command)}</code> writes its viewer page; the ids are in "
+        "<code>games.jsonl</code>.</p>"
+    )
+    if not picked:
+        return intro
+    rows = "".join(
+        f"<tr><td class='name'><button class='pick' data-game='{escape(r.id)}'>"
+        f"{escape(r.id)}</button></td><td class='name'>{escape(why)}</td>"
+        f"<td class='name'>{escape(' vs '.join(r.seating))}</td>"
+        f"<td class='name'>{escape(', '.join(f'{s:g}' for s in r.scores))}</td></tr>"
+        for r, why in picked
+    )
+    table = (
+        "<table><thead><tr><th class='name'>game</th><th class='name'>why</th>"
+        "<th class='name'>seats</th><th class='name'>scores</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+    )
+    first = picked[0][0].id
+    pane = f'<div class="viewer" id="viewer" data-first="{escape(first)}"></div>'
+    return intro + table + pane + "".join(data_block(r) for r, _ in picked)

@@ -1,0 +1,130 @@
+// The game viewer: steps through one stored game (buttons, arrow keys, slider) and toggles
+// between the whole table and one seat's view. Game data is gzip + base64 JSON, unpacked
+// with the browser's own DecompressionStream (no library, no network).
+"use strict";
+
+async function unpackGame(text) {
+  const bytes = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+function el(tag, attrs, text) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+class Viewer {
+  constructor(root, game) {
+    this.root = root;
+    this.game = game;
+    this.last = game.steps.length - 1;
+    this.pos = 0;
+    this.seat = -1;
+    root.replaceChildren();
+    const controls = el("div", { class: "controls" });
+    const buttons = [["first", "|◀ first"], ["prev", "◀ back"], ["next", "next ▶"], ["last", "last ▶|"]];
+    for (const [act, label] of buttons) {
+      const button = el("button", { "data-act": act, type: "button" }, label);
+      button.addEventListener("click", () => this.go(act));
+      controls.append(button);
+    }
+    this.slider = el("input", { type: "range", min: "0", max: String(this.last), value: "0" });
+    this.slider.setAttribute("aria-label", "step");
+    this.slider.addEventListener("input", () => this.show(Number(this.slider.value)));
+    this.counter = el("span", { class: "pos" });
+    this.select = el("select", { class: "view", "aria-label": "view" });
+    this.select.append(el("option", { value: "-1" }, "whole table"));
+    game.seats.forEach((seat, i) => {
+      this.select.append(el("option", { value: String(i) }, `seat ${i} (${seat.bot}) sees`));
+    });
+    this.select.addEventListener("change", () => {
+      this.seat = Number(this.select.value);
+      this.show(this.pos);
+    });
+    controls.append(this.slider, this.counter, this.select);
+    this.move = el("div", { class: "move" });
+    this.board = el("div", { class: "board" });
+    this.result = el("div", { class: "result" });
+    this.obs = el("details", { class: "obs" });
+    this.obsTitle = el("summary");
+    this.obsBody = el("pre");
+    this.obs.append(this.obsTitle, this.obsBody);
+    root.append(controls, this.move, this.board, this.result, this.obs);
+    this.show(0);
+  }
+
+  go(act) {
+    const target = { first: 0, prev: this.pos - 1, next: this.pos + 1, last: this.last }[act];
+    this.show(Math.max(0, Math.min(this.last, target)));
+  }
+
+  key(event) {
+    const acts = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+    if (acts[event.key] && !(event.target instanceof HTMLSelectElement)) {
+      event.preventDefault();
+      this.go(acts[event.key]);
+    }
+  }
+
+  show(pos) {
+    const game = this.game;
+    const step = game.steps[pos];
+    this.pos = pos;
+    this.slider.value = String(pos);
+    this.counter.textContent = `step ${pos} of ${this.last}`;
+    this.move.replaceChildren();
+    if (pos === 0) {
+      this.move.append(el("span", {}, "The deal, before the first move."));
+    } else {
+      const made = game.steps[pos - 1];
+      const seat = game.seats[made.t];
+      this.move.append(el("div", {}, `Move ${pos}: ${made.m}`));
+      this.move.append(el("div", { class: "muted" },
+        `by seat ${made.t} (${seat.bot}); this bot thought ${seat.mean_ms} ms per decision ` +
+        `on average in this game`));
+      for (const fault of made.f || []) this.move.append(el("div", { class: "fault" }, fault));
+    }
+    const picture = this.seat < 0 ? step.full : step.seats[this.seat];
+    this.board.innerHTML = game.pictures[picture];
+    const final = pos === this.last;
+    this.result.hidden = !final;
+    this.result.textContent = final ? game.result : "";
+    this.showObservation(pos);
+  }
+
+  showObservation(pos) {
+    if (this.seat < 0) {
+      this.obs.hidden = true;
+      this.obsBody.textContent = "";
+      return;
+    }
+    this.obs.hidden = false;
+    let found = -1;
+    for (let i = pos; i >= 0; i--) {
+      if (this.game.steps[i].t === this.seat) { found = i; break; }
+    }
+    if (found < 0) {
+      this.obsTitle.textContent = `seat ${this.seat} has not been asked to act yet`;
+      this.obsBody.textContent = "";
+    } else {
+      this.obsTitle.textContent =
+        `the observation seat ${this.seat} received at step ${found} (exactly what the bot got)`;
+      this.obsBody.textContent = this.game.steps[found].o;
+    }
+  }
+}
+
+let activeViewer = null;
+document.addEventListener("keydown", (event) => { if (activeViewer) activeViewer.key(event); });
+
+async function openGame(id, root) {
+  const data = document.getElementById(`game-${id}`);
+  activeViewer = new Viewer(root, await unpackGame(data.textContent));
+  root.dataset.ready = id;
+}
+
+const firstPane = document.getElementById("viewer");
+if (firstPane && firstPane.dataset.first) openGame(firstPane.dataset.first, firstPane);

@@ -1,0 +1,169 @@
+"""One stored game as viewer data: every step's pictures, the move, who made it, faults.
+
+The game is re-played from its seed and moves with the engine (as ``arena replay`` does);
+at each step the engine's picture (``engines.picture``) draws the whole table from every
+seat's observation, and each seat's view from that seat's observation alone, so a seat's
+view cannot show what the seat could not see. An engine without a renderer is shown with
+its text ``render`` instead. The data is packed as gzip + base64 JSON for
+:mod:`viewer.js` (identical pictures are stored once).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import re
+from collections.abc import Mapping
+from html import escape
+from typing import Any
+
+import orjson
+
+import engines
+from arena.errors import UserError
+from arena.record import GameRecord
+from arena.show.html.page import document
+from engines.base import EngineError
+
+_STEP_NOTE = re.compile(r"^step (\d+): ")
+
+
+def game_data(record: GameRecord) -> dict[str, Any]:
+    """The viewer's data for one stored game (see :mod:`viewer.js` for its use)."""
+    engine = engines.get(record.engine)
+    picture_of = engines.picture(record.engine)
+    players = record.players
+    state = engine.new_game(players, record.seed, dict(record.options))
+    pictures: dict[str, int] = {}
+
+    def picture(svg: str) -> int:
+        return pictures.setdefault(svg, len(pictures))
+
+    faults = _faults_by_step(record)
+    steps: list[dict[str, Any]] = []
+    for position in range(len(record.moves) + 1):
+        views = {seat: state.observation(seat) for seat in range(players)}
+        if picture_of is None:  # no renderer yet: the engine's own text picture
+            full = picture(_text(state.render(None)))
+            seats = [picture(_text(state.render(seat))) for seat in range(players)]
+        else:
+            full = picture(picture_of.draw(views))
+            seats = [
+                picture(picture_of.draw({seat: views[seat]})) if picture_of.private else full
+                for seat in range(players)
+            ]
+        step: dict[str, Any] = {"full": full, "seats": seats}
+        steps.append(step)
+        seat = state.to_move()
+        if position == len(record.moves) or seat is None:
+            break
+        legal = state.legal_actions()
+        index = record.moves[position]
+        if not 0 <= index < len(legal):
+            raise UserError(f"game {record.id}: move {position} is not legal in the replay")
+        action = legal[index]
+        step.update(
+            t=seat,
+            m=state.describe(action),
+            o=orjson.dumps(views[seat], option=orjson.OPT_INDENT_2).decode("utf-8"),
+            f=faults.get(position, []),
+        )
+        try:
+            state.apply(action)
+        except EngineError as exc:
+            raise UserError(f"game {record.id}: move {position} failed: {exc}") from None
+    return {
+        "id": record.id,
+        "steps": steps,
+        "pictures": list(pictures),
+        "seats": _seats(record),
+        "result": _result_line(record),
+    }
+
+
+def pack(data: Mapping[str, Any]) -> str:
+    """Gzip + base64 JSON, as :func:`viewer.js`'s ``unpackGame`` reads it."""
+    packed = gzip.compress(orjson.dumps(data), compresslevel=9, mtime=0)
+    return base64.b64encode(packed).decode("ascii")
+
+
+def data_block(record: GameRecord) -> str:
+    """The ``<script>`` element holding one game's packed data (id ``game-<id>``)."""
+    return (
+        f'<script type="application/octet-stream" id="game-{escape(record.id)}">'
+        f"{pack(game_data(record))}</script>"
+    )
+
+
+def seat_table(record: GameRecord) -> str:
+    """Who sat where, the final scores, time spent thinking, verdicts and notes."""
+    rows = []
+    for number, seat in enumerate(record.seats):
+        verdicts = ", ".join(f"{k} {v}" for k, v in seat.verdicts.items()) or "-"
+        if seat.forfeit is not None:
+            verdicts += f" (forfeit: {seat.forfeit})"
+        rows.append(
+            f"<tr><td>{number}</td><td class='name'>{escape(seat.bot)}</td>"
+            f"<td>{seat.score:g}</td><td>{seat.rank}</td><td>{seat.decisions}</td>"
+            f"<td>{seat.think_ms:.1f}</td><td>{_mean_ms(seat.think_ms, seat.decisions)}</td>"
+            f"<td class='name'>{escape(verdicts)}</td>"
+            f"<td class='name'>{escape('; '.join(seat.notes) or '-')}</td></tr>"
+        )
+    return (
+        "<table><thead><tr><th>seat</th><th class='name'>bot</th><th>score</th><th>rank</th>"
+        "<th>decisions</th><th>think ms</th><th>ms/decision</th><th class='name'>faults</th>"
+        f"<th class='name'>notes</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def viewer_page(record: GameRecord, league: Mapping[str, Any]) -> str:
+    """The standalone viewer page of one game."""
+    engine = engines.get(record.engine)
+    options = ", ".join(f"{k}={v!r}" for k, v in record.options.items()) or "defaults"
+    body = (
+        f"<p>{escape(engine.title)} (engine {escape(record.engine)} "
+        f"v{escape(record.engine_version)}), {record.players} players, "
+        f"seed {record.seed}, options {escape(options)}; {len(record.moves)} moves. "
+        "Step with the buttons, the slider or the arrow keys; the menu shows what one seat "
+        "saw. Think time is recorded per seat and game, not per move.</p>"
+        f"{seat_table(record)}"
+        f'<div class="viewer" id="viewer" data-first="{escape(record.id)}"></div>'
+        f"{data_block(record)}"
+    )
+    title = f"{league.get('name', 'league')}: game {record.id}"
+    subtitle = f"{engine.title}: {' vs '.join(record.seating)}"
+    return document(title, subtitle, body, ("viewer.js",))
+
+
+def _text(picture: str) -> str:
+    return f'<pre class="board-text">{escape(picture)}</pre>'
+
+
+def _mean_ms(think_ms: float, decisions: int) -> str:
+    return f"{think_ms / max(decisions, 1):.1f}"
+
+
+def _seats(record: GameRecord) -> list[dict[str, Any]]:
+    return [
+        {"bot": seat.bot, "mean_ms": _mean_ms(seat.think_ms, seat.decisions)}
+        for seat in record.seats
+    ]
+
+
+def _result_line(record: GameRecord) -> str:
+    parts = [
+        f"seat {number} {seat.bot}: score {seat.score:g}, rank {seat.rank}"
+        for number, seat in enumerate(record.seats)
+    ]
+    return "Final result: " + "; ".join(parts)
+
+
+def _faults_by_step(record: GameRecord) -> dict[int, list[str]]:
+    """The referee's fault notes that name a step, by step (``step N: verdict: ...``)."""
+    found: dict[int, list[str]] = {}
+    for number, seat in enumerate(record.seats):
+        for note in seat.notes:
+            match = _STEP_NOTE.match(note)
+            if match:
+                found.setdefault(int(match.group(1)), []).append(f"seat {number}: {note}")
+    return found

@@ -1,0 +1,78 @@
+"""The Space Five table as an SVG picture, drawn from observations (see :mod:`engines.svgkit`).
+
+The layout is a grid of cards (alien letter and background digit on the background's
+colour; the cards of the play in progress are outlined in red); below it each seat's hand
+(face up only in that seat's own view), stack and the box.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from engines.svgkit import INK, Canvas, Views, any_view, seat_colour, seat_label
+
+PRIVATE = True
+"""A seat's view hides other seats' hands: draw it from that seat's observation alone."""
+
+BACKGROUNDS = {"1": "#9ed59b", "2": "#8fc1e8", "3": "#c9c9c9", "4": "#f2c879", "5": "#e8a3c9"}
+CELL = 36
+CARD_W, CARD_H = 30, 40
+Layout = tuple[tuple[int, int, str], ...]
+
+
+def draw(views: Views) -> str:
+    """The table: the layout grid, then one row per seat."""
+    view = any_view(views)
+    layout: Layout = tuple((x, y, name) for x, y, name in view["layout"])
+    players = view["num_players"]
+    width, height, grid = _layout(layout, view["pending"]["placed"])
+    canvas = Canvas(width)
+    phase = f"round {view['round'] + 1}/{view['rounds']}, turn {view['turn']}, {view['phase']}"
+    canvas.text(12, 20, f"Space Five: {phase}", size=14, bold=True)
+    canvas.raw(grid)
+    top = 44 + height
+    for seat in range(players):
+        y = top + seat * 62
+        canvas.rect(8, y, width - 16, 56, "#fff", stroke=seat_colour(seat), width=2)
+        canvas.text(16, y + 18, seat_label(seat, view), bold=True, fill=seat_colour(seat))
+        canvas.text(16, y + 36, f"stack {view['stack_sizes'][seat]}", size=11)
+        hand = views[seat]["hand"] if seat in views else None
+        for i in range(view["hand_sizes"][seat]):
+            cx = 132 + i * (CARD_W + 4)
+            if hand is None:
+                canvas.back(cx, y + 8, w=CARD_W, h=CARD_H)
+            else:
+                name = hand[i]
+                canvas.card(cx, y + 8, name, BACKGROUNDS.get(name[1], "#eee"), w=CARD_W, h=CARD_H)
+    bottom = top + players * 62
+    extra = f"box {view['box_size']}"
+    if "discard_pile" in view:
+        extra += f"   discard pile: {' '.join(view['discard_pile']) or '-'}"
+    canvas.text(12, bottom + 16, extra, size=11)
+    return canvas.render(bottom + 26)
+
+
+@lru_cache(maxsize=256)
+def _layout(layout: Layout, placed: int) -> tuple[int, int, str]:
+    """Width, height and SVG of the layout grid (cached: it changes only when cards land)."""
+    fresh = {(x, y) for x, y, _ in layout[len(layout) - placed :]}
+    xs = [x for x, _, _ in layout] or [0]
+    ys = [y for _, y, _ in layout] or [0]
+    x0, y0 = min(xs), min(ys)
+    columns, rows = max(xs) - x0 + 1, max(ys) - y0 + 1
+    width = max(420, columns * CELL + 40)
+    canvas = Canvas(width)
+    left = (width - columns * CELL) / 2
+    for x, y, name in layout:
+        new = (x, y) in fresh
+        canvas.card(
+            left + (x - x0) * CELL + (CELL - CARD_W) / 2,
+            34 + (y - y0) * CELL,
+            name,
+            BACKGROUNDS.get(name[1], "#eee"),
+            w=CARD_W,
+            h=CELL - 4,
+            stroke="#d1495b" if new else INK,
+            width=3 if new else 1,
+        )
+    return width, rows * CELL, "".join(canvas.parts)

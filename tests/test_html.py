@@ -1,0 +1,221 @@
+"""The HTML report, the game viewer and the engines' board pictures, without a browser.
+
+``tests/test_browser.py`` opens the same pages in headless Chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import engines
+from arena.cli import main
+from arena.league.store import read_games
+from arena.record import GameRecord, SeatRecord
+from arena.show.caveats import FEW_BLOCKS, caveats
+from arena.show.html import charts
+from arena.show.html.report import _sprt
+from arena.show.html.selection import pick_games
+from arena.show.html.viewer import game_data
+from arena.stats.ratings import compute_standings
+from arena.stats.trajectory import online_elo
+from engines.testing import new_game, random_playout
+
+SEATS = {"cat-yard": 3, "good-boy": 3, "if-it-fits": 3, "little-everdell": 2, "space-five": 3}
+
+
+def _midgame(name: str, seed: int = 4, steps: int = 30) -> Any:
+    state = new_game(engines.get(name), SEATS[name], seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.to_move() is None:
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_every_engine_draws_well_formed_svg_at_every_step(name: str) -> None:
+    picture = engines.picture(name)
+    assert picture is not None, f"{name} has no engines/<game>/svg.py"
+
+    def check(current: Any) -> None:
+        views = {seat: current.observation(seat) for seat in range(SEATS[name])}
+        root = ET.fromstring(picture.draw(views))
+        assert root.tag.endswith("svg")
+        ET.fromstring(picture.draw({1: views[1]}))
+
+    state, _moves = random_playout(engines.get(name), SEATS[name], 11, each_step=check)
+    check(state)
+
+
+@pytest.mark.parametrize("name", ["space-five", "if-it-fits"])
+def test_a_seats_picture_hides_the_other_hands(name: str) -> None:
+    state = _midgame(name)
+    picture = engines.picture(name)
+    assert picture is not None and picture.private
+    own = state.observation(0)
+    other = state.observation(1)["hand"]
+    hidden = [card for card in other if card not in json.dumps(own)]
+    assert hidden, "the test needs a card that seat 0 cannot see"
+    whole = picture.draw({seat: state.observation(seat) for seat in range(SEATS[name])})
+    mine = picture.draw({0: own})
+    for card in hidden:
+        assert f">{card}<" in whole
+        assert card not in mine
+
+
+def _record(seating: list[str], ranks: list[int], block: int, number: int) -> GameRecord:
+    seats = tuple(
+        SeatRecord(bot, float(-rank), rank, decisions=10, think_ms=5.0)
+        for bot, rank in zip(seating, ranks, strict=True)
+    )
+    return GameRecord(f"g{number}", "space-five", "2", {}, block, 0, block, 0, seats)
+
+
+def test_caveats_name_few_blocks_perfect_records_and_bots_that_never_met() -> None:
+    records = [_record(["a", "b"], [1, 2], block, block) for block in range(3)]
+    records += [
+        _record(["c", "b"], [1 + block % 2, 2 - block % 2], block, 10 + block)
+        for block in range(3, 6)
+    ]
+    said = " ".join(caveats(compute_standings(records, bootstrap=20)))
+    assert f"Only 6 blocks (fewer than {FEW_BLOCKS}): ± is a lower bound" in said
+    assert "Perfect record (a): the rating is set by the prior" in said
+    assert "never met: a–c" in said
+
+
+def test_no_caveat_for_a_long_balanced_league() -> None:
+    records = [
+        _record(pair, [1 + (block + i) % 2, 2 - (block + i) % 2], block, 3 * block + i)
+        for block in range(FEW_BLOCKS)
+        for i, pair in enumerate((["a", "b"], ["b", "c"], ["a", "c"]))
+    ]
+    assert caveats(compute_standings(records, bootstrap=20)) == []
+
+
+def test_selection_is_bounded_and_explains_each_game() -> None:
+    winners = [["a", "b"]] * 4 + [["b", "c"]] * 4 + [["a", "c"]] * 3 + [["c", "a"]]
+    records = [_record(pair, [1, 2], n, n) for n, pair in enumerate(winners)]
+    standings = compute_standings(records, bootstrap=0)
+    for limit in (0, 2, 5, 50):
+        picked = pick_games(records, standings, limit)
+        assert len(picked) <= limit
+        assert len({r.id for r, _ in picked}) == len(picked)
+        assert all(why for _, why in picked)
+    reasons = " | ".join(why for _, why in pick_games(records, standings, 50))
+    assert "worst loss of" in reasons and "upset:" in reasons and " vs " in reasons
+
+
+@pytest.fixture
+def league(small_league: Path) -> Path:
+    return small_league
+
+
+def test_run_writes_the_report_and_report_rewrites_it(league: Path, tmp_path: Path) -> None:
+    page = (league / "report.html").read_text(encoding="utf-8")
+    assert "<svg" in page and 'id="standings-table"' in page
+    assert not re.search(r"""(src|href)=["']?(https?:)?//|url\((?!#)|@import""", page)
+    target = tmp_path / "again.html"
+    result = CliRunner().invoke(main, ["report", str(league), "-o", str(target), "--games", "1"])
+    assert result.exit_code == 0, result.output
+    assert (
+        target.read_text(encoding="utf-8").count(
+            '<script type="application/octet-stream" id="game-'
+        )
+        == 1
+    )
+
+
+def test_view_writes_a_page_and_an_unknown_game_is_one_line(league: Path, tmp_path: Path) -> None:
+    record = read_games(league)[0]
+    target = tmp_path / "one.html"
+    result = CliRunner().invoke(main, ["view", str(league), record.id, "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    assert f'id="game-{record.id}"' in target.read_text(encoding="utf-8")
+    result = CliRunner().invoke(main, ["view", str(league), "nope"])
+    assert result.exit_code == 2
+    assert result.output == f"arena: error: {league}: no stored game with id 'nope'\n"
+
+
+def test_viewer_data_has_one_step_per_move_and_the_seat_that_moved(league: Path) -> None:
+    record = read_games(league)[0]
+    data = game_data(record)
+    steps = data["steps"]
+    assert len(steps) == len(record.moves) + 1
+    assert [s["t"] for s in steps[:-1]].count(0) == record.seats[0].decisions
+    assert all(0 <= s["full"] < len(data["pictures"]) for s in steps)
+    assert f"score {record.scores[0]:g}, rank {record.ranks[0]}" in data["result"]
+
+
+def test_replay_show_narrates_every_move(league: Path) -> None:
+    record = read_games(league)[0]
+    result = CliRunner().invoke(main, ["replay", str(league), record.id, "--show"])
+    assert result.exit_code == 0, result.output
+    moves = [line for line in result.output.splitlines() if line[:4].strip().isdigit()]
+    assert len(moves) == len(record.moves)
+    assert "Space Five - round 1/1" in result.output
+    assert result.output.rstrip().endswith(f"ranks {list(record.ranks)})")
+
+
+def test_standings_print_the_warnings(league: Path) -> None:
+    result = CliRunner().invoke(main, ["standings", str(league)])
+    assert result.exit_code == 0
+    assert "± is a lower bound" in result.output
+
+
+def test_report_of_an_engine_without_picture_or_data_table(toy_engine: str, tmp_path: Path) -> None:
+    config = tmp_path / "toy.toml"
+    config.write_text(
+        'name = "toy"\nengine = "toy"\nplayers = 2\nrounds = 1\nseed = 1\n'
+        '[[bots]]\nname = "a"\ncmd = "python -m bots.random"\n'
+        '[[bots]]\nname = "b"\ncmd = "python -m bots.random"\n'
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert engines.picture(toy_engine) is None
+    record = read_games(out)[0]
+    data = game_data(record)
+    assert data["pictures"][0].startswith('<pre class="board-text">')
+    assert "not stated" in (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_sprt_status_of_an_sprt_league() -> None:
+    spec: dict[str, Any] = {"elo0": 0, "elo1": 50, "alpha": 0.05, "beta": 0.05}
+    spec |= {"candidate": "new", "opponent": "old"}
+    records = [
+        _record(["new", "old"] if rotation else ["old", "new"], [1, 2], b, n)
+        for n, (b, rotation) in enumerate((b, r) for b in range(30) for r in (0, 1))
+    ]
+    html = _sprt(spec, records)
+    assert "SPRT new vs old: 60 games" in html
+    assert "accept H0: new is at most 0 Elo better" in html  # seat 0 always wins: 1-1 blocks
+    assert "no decision yet" in _sprt(spec, records[:2])
+    wins = [_record(["new", "old"], [1, 2], b, b) for b in range(30)]
+    assert "accept H1: new is at least 50 Elo better" in _sprt(spec, wins)
+
+
+def test_plots_of_faults_think_times_and_rating_paths() -> None:
+    records = [_record(["a", "b"], [1, 2], block, block) for block in range(4)]
+    faulty = SeatRecord("b", -2.0, 2, "crash", {"timeout": 2, "crash": 1}, decisions=3)
+    records.append(
+        GameRecord("g9", "space-five", "2", {}, 9, 0, 9, 0, (records[0].seats[0], faulty))
+    )
+    standings = compute_standings(records, bootstrap=10)
+    svg = charts.faults(standings)
+    assert "timeout" in svg and "crash" in svg and "forfeits" in svg
+    assert charts.faults(compute_standings(records[:4], bootstrap=0)) == ""
+    paths = online_elo(records)
+    assert [n for n, _ in paths["a"]] == [1, 2, 3, 4, 5]
+    assert paths["a"][-1][1] > 1500 > paths["b"][-1][1]
+    assert "<svg" in charts.rating_paths(paths)
+    assert "<svg" in charts.think_times({"a": [1.0, 2.0], "b": [0.5]})
