@@ -33,6 +33,15 @@ class ArenaGroup(click.Group):
         except UserError as exc:
             click.echo(f"arena: error: {exc}", err=True)
             ctx.exit(2)
+        except BaseExceptionGroup as group:  # a user error raised inside a nursery
+            mistakes, others = group.split(UserError)
+            if mistakes is None or others is not None:
+                raise
+            first: BaseException = mistakes
+            while isinstance(first, BaseExceptionGroup):
+                first = first.exceptions[0]
+            click.echo(f"arena: error: {first}", err=True)
+            ctx.exit(2)
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -74,7 +83,8 @@ def main() -> None:
     "--workers",
     type=click.IntRange(1, 1024),
     default=None,
-    help="Play on a local Dask cluster of N worker processes (docs/scaling.md).",
+    help="Play on a local Dask cluster of N worker processes, --jobs games at once on each "
+    "(docs/scaling.md).",
 )
 @click.option(
     "--scheduler",
@@ -119,7 +129,20 @@ def run(
     league = config_module.load(config)
     folder = Path(out) if out else Path("results") / league.name
     jobs = jobs or os.cpu_count() or 1
-    progress = Progress(league.name)
+    progress: Progress | None = Progress(league.name)
+    people = None
+    if league.people:
+        if workers is not None or scheduler is not None:
+            raise ConfigError(
+                f'{config}: {", ".join(league.people)} (cmd = "human") play at this '
+                "terminal; run this league without --workers or --scheduler"
+            )
+        from arena.show.human import TerminalConsole, human_seats
+
+        # one terminal: the person's games one at a time, no progress line between prompts
+        jobs, progress = 1, None
+        people = human_seats(TerminalConsole())
+        click.echo(f"arena: {', '.join(league.people)} at this terminal: one game at a time")
     if workers is not None or scheduler is not None:
         from arena.league.cluster import run_cluster_league
 
@@ -144,10 +167,12 @@ def run(
                 progress=progress,
                 say=_say,
                 transcripts=transcripts,
+                people=people,
             )
         )
     if outcome.interrupted:
-        progress.finish()
+        if progress is not None:
+            progress.finish()
         click.echo(
             f"arena: stopped; {outcome.played + outcome.skipped} of {outcome.scheduled} games "
             f"are stored in {folder}. Resume with: arena run {shlex.quote(config)}"
@@ -243,9 +268,21 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
     "--bot",
     "bots",
     multiple=True,
-    required=True,
     metavar="CMD",
     help="One per seat, a command line split as a shell would.",
+)
+@click.option(
+    "--human",
+    metavar="NAME",
+    default=None,
+    help="Seat yourself (as NAME) at this terminal; no clock applies to you.",
+)
+@click.option(
+    "--human-seat",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Which seat the --human player takes; the bots fill the others in order.",
 )
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option(
@@ -261,6 +298,8 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
 def play(
     engine: str,
     bots: tuple[str, ...],
+    human: str | None,
+    human_seat: int,
     seed: int,
     options: tuple[str, ...],
     show: bool,
@@ -269,10 +308,14 @@ def play(
 ) -> None:
     """Play one game of ENGINE between bot commands and print the result.
 
+    With --human NAME you take a seat yourself: before each of your decisions you see what
+    happened, the table as your seat sees it and your choices, numbered.
+
     \b
     Example:
       arena play space-five --bot 'python -m bots.random' \\
           --bot 'python -m bots.space_five_greedy' --seed 7 --show
+      arena play cat-yard --human Ann --bot 'python -m bots.random'
     """
     import trio
 
@@ -280,10 +323,24 @@ def play(
     from arena.tools.match import play_match
 
     game_engine = load_engine(engine)
-    resolved = _checked(game_engine, len(bots), _parse_options(options))
+    players = len(bots) + (human is not None)
+    if human is not None and show:
+        raise ConfigError("--show draws every hand; it cannot be used with --human")
+    if human is not None and human_seat >= players:
+        raise ConfigError(f"--human-seat {human_seat}: seats are 0..{players - 1}")
+    resolved = _checked(game_engine, players, _parse_options(options))
+    positions = [i for i in range(players) if human is None or i != human_seat]
     specs = [
-        BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd)) for i, cmd in enumerate(bots)
+        BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd))
+        for i, cmd in zip(positions, bots, strict=True)
     ]
+    person = None
+    if human is not None:
+        from arena.show.human import HumanSeat, TerminalConsole
+
+        names = [cmd.split()[-1] for cmd in bots]
+        names.insert(human_seat, human)
+        person = (human_seat, HumanSeat(human, engine, TerminalConsole(), names))
     on_step = _Narrator() if show else None
     record = trio.run(
         lambda: play_match(
@@ -294,9 +351,17 @@ def play(
             Limits(move_ms=move_ms, bank_ms=bank_ms),
             Policy(),
             on_step,
+            person,
         )
     )
-    _print_game(record, [shlex.join(spec.cmd) for spec in specs])
+    commands = [shlex.join(spec.cmd) for spec in specs]
+    if human is not None:
+        commands.insert(human_seat, f"(you, {human})")
+    _print_game(record, commands)
+    if human is not None and record.seats[human_seat].forfeit:
+        import engines as registry
+
+        click.echo(registry.guide(engine).end_line(record.detail))
 
 
 class _Narrator:
@@ -535,6 +600,13 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
 @click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True)
 @click.option("--bank-ms", type=click.IntRange(0), default=10_000, show_default=True)
 @click.option("--startup-ms", type=click.IntRange(1), default=10_000, show_default=True)
+@click.option(
+    "--sandbox",
+    type=click.Choice(["auto", "bwrap", "none"]),
+    default="auto",
+    show_default=True,
+    help="Run the bot as a league would: in the bubblewrap sandbox where it works.",
+)
 def check_bot_command(
     command: str,
     engine: str,
@@ -544,6 +616,7 @@ def check_bot_command(
     move_ms: int,
     bank_ms: int,
     startup_ms: int,
+    sandbox: str,
 ) -> None:
     """Check that the bot CMD speaks the protocol and plays ENGINE cleanly.
 
@@ -574,6 +647,7 @@ def check_bot_command(
             seed=seed,
             limits=limits,
             say=click.echo,
+            sandbox=sandbox,
         )
     )
     sys.exit(0 if report.compliant else 1)

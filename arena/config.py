@@ -22,6 +22,7 @@ from arena.errors import ConfigError
 from engines.base import Engine, OptionError
 
 MODES = ("round-robin", "gauntlet", "sprt")
+HUMAN = "human"  # cmd = "human": a person at the terminal plays this seat
 POLICIES = ("forfeit", "random")
 
 
@@ -44,6 +45,7 @@ class Limits:
     cpu_s: int = 3600  # CPU seconds over the life of one process
     file_mb: int = 64  # largest file a bot may write
     open_files: int = 256
+    disk_mb: int = 64  # the bot's folder: its private /tmp under the sandbox, else checked
     processes: int = 0  # RLIMIT_NPROC (counts all of the user's processes); 0 = not set
 
 
@@ -63,10 +65,11 @@ RESOURCE_KEYS = (
     "cpu_s",
     "file_mb",
     "open_files",
+    "disk_mb",
     "processes",
 )
 _ZERO_ALLOWED = ("grace_ms", "grace_count", "processes")
-SANDBOXES = ("none", "bwrap")
+SANDBOXES = ("auto", "bwrap", "none")
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,12 @@ class BotSpec:
     cmd: tuple[str, ...]
     limits: Limits = Limits()  # the league's, with this bot's overrides applied
     overrides: Mapping[str, int] = field(default_factory=dict)
-    sandbox: str = "none"
+    sandbox: str = "auto"  # see arena.game.sandbox
+
+    @property
+    def is_human(self) -> bool:
+        """A person at the terminal (``cmd = "human"``), not a program."""
+        return self.cmd == (HUMAN,)
 
     def argv(self) -> list[str]:
         """The command to execute; a leading ``python``/``python3`` means this interpreter."""
@@ -133,11 +141,16 @@ class LeagueConfig:
     bots: tuple[BotSpec, ...]
     candidate: str | None = None
     sprt: SprtSpec | None = None
-    sandbox: str = "none"
+    sandbox: str = "auto"
     source: str = field(default="", compare=False)
 
     def bot(self, name: str) -> BotSpec:
         return next(b for b in self.bots if b.name == name)
+
+    @property
+    def people(self) -> tuple[str, ...]:
+        """The names of the seats played by a person (``cmd = "human"``)."""
+        return tuple(b.name for b in self.bots if b.is_human)
 
     def to_toml(self) -> dict[str, Any]:
         """The resolved config, as written to ``league.toml``."""
@@ -284,7 +297,7 @@ def parse(
 
     limits = _limits(_Reader(source, top.get("limits", dict, {}), "limits."))
     policy = _policy(_Reader(source, top.get("policy", dict, {}), "policy."))
-    sandbox = top.get("sandbox", str, "none")
+    sandbox = top.get("sandbox", str, "auto")
     if sandbox not in SANDBOXES:
         raise top.fail("sandbox", f"must be one of {', '.join(SANDBOXES)}, got {sandbox!r}")
     if sandbox == "bwrap" and shutil.which("bwrap") is None:
@@ -425,7 +438,8 @@ def _bots(top: _Reader, limits: Limits, sandbox: str) -> tuple[BotSpec, ...]:
         if name in seen:
             raise reader.fail("name", f"duplicate bot name {name!r}; names must be unique")
         seen.add(name)
-        cmd = parse_command(reader.get("cmd", str), reader.fail)
+        raw_cmd = reader.get("cmd", str)
+        cmd = (HUMAN,) if raw_cmd.strip() == HUMAN else parse_command(raw_cmd, reader.fail)
         own = reader.get("limits", dict, {})
         own_reader = _Reader(top.source, own, f"bots[{i}].limits.")
         own_limits = _limits(own_reader, limits, RESOURCE_KEYS)

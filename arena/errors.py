@@ -7,16 +7,19 @@
     │   ├── ConfigError      a league file or CLI value that is invalid (names file and key)
     │   ├── ResultsError     a results folder that cannot be used (locked, incomparable)
     │   │   └── RecordError  a games.jsonl line that is not a game record
-    │   └── ClusterError     a Dask cluster that cannot run the league (unreachable, a bot
-    │                        that cannot start on a worker, the extra not installed)
+    │   ├── ClusterError     a Dask cluster that cannot run the league (unreachable, a bot
+    │   │                    that cannot start on a worker, the extra not installed)
+    │   └── ResourceShortage the referee itself ran out of descriptors, memory or processes
+    │                        (raise its limits or lower ``jobs``; never a bot's verdict)
     └── BotFault             a bot broke the rules; ``verdict`` is the class recorded
         ├── BotTimeout       "timeout": no answer within the decision limit and the bank
         ├── BotIllegal       "illegal": an action not in the legal list
         │                    (engines raise engines.base.IllegalAction; the referee maps it here)
         ├── BotProtocolError "protocol": not JSON, wrong shape, line too long
         ├── BotCrash         "crash": the process exited or closed its output
-        └── BotStartup       "startup": no valid ``ready`` within the start-up limit
-            └── BotDisqualified  not started again: it failed to start too often
+        ├── BotStartup       "startup": no valid ``ready`` within the start-up limit
+        │   └── BotDisqualified  not started again: it failed to start too often
+        └── Resigned         "resign": a person at a human seat gave up (always a forfeit)
 
 ``cli.py`` catches :class:`UserError` once and prints its message; bot faults never reach the
 user as exceptions: the referee turns them into verdicts.
@@ -51,6 +54,10 @@ class ClusterError(UserError):
     """A Dask cluster that cannot play the league; the message names the worker and bot."""
 
 
+class ResourceShortage(UserError):
+    """The referee could not start a bot process for want of its own resources."""
+
+
 class BotFault(ArenaError):
     """A bot broke the protocol or the rules; ``verdict`` names the class."""
 
@@ -82,6 +89,12 @@ class BotDisqualified(BotStartup):
 
     Its verdict stays ``startup``; the seat's forfeit reason says ``disqualified``.
     """
+
+
+class Resigned(BotFault):
+    """A person resigned; the referee forfeits the seat whatever the league's policy."""
+
+    verdict = "resign"
 
 
 VERDICTS: tuple[str, ...] = ("timeout", "illegal", "protocol", "crash", "startup")

@@ -32,12 +32,13 @@ from arena.errors import VERDICTS, RecordError
 
 FORMAT = 2
 
-Forfeit = Literal["timeout", "illegal", "protocol", "crash", "startup", "disqualified"]
-"""Why a seat forfeited: the verdict class of the fault that ended its game, or
-``disqualified``: the bot failed to start too often and was not started again."""
+Forfeit = Literal["timeout", "illegal", "protocol", "crash", "startup", "disqualified", "resign"]
+"""Why a seat forfeited: the verdict class of the fault that ended its game,
+``disqualified``: the bot failed to start too often and was not started again, or
+``resign``: the person at a human seat gave up."""
 
 FORFEITS: tuple[str, ...] = get_args(Forfeit)
-assert FORFEITS[:-1] == VERDICTS
+assert FORFEITS[: len(VERDICTS)] == VERDICTS
 
 
 @dataclass(frozen=True)

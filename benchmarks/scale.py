@@ -17,7 +17,7 @@ twice: with trivial bots (the referee-bound case) and with bots that sleep 5 ms 
 (fewer games: about 1 s per game). ``whole s`` is the entire call; ``start s`` runs to the
 first stored block; ``steady games/s`` counts the games after it. ``overhead ms/block`` is
 what a block costs a worker beyond the in-process baseline: steady s/block at ``workers 1``
-minus s/block at ``jobs 1``. The best of ``--trials`` runs is kept per cell (interference on
+minus steady s/block at ``jobs 1``. The best of ``--trials`` runs is kept per cell (interference on
 this shared machine only ever slows a run down).
 
 Target (issue 14): ``workers 2`` >= 1.5x ``jobs 1`` on the 1,000-game league of trivial
@@ -137,13 +137,13 @@ def measure(config: arena_config.LeagueConfig, trials: int, levels: list[int]) -
 
 def table(best: dict[int, Timed]) -> list[dict[str, object]]:
     base = best[0]
-    per_block_base = base.whole_s / (base.games / PLAYERS)
     rows: list[dict[str, object]] = []
     for workers, timed in best.items():
         overhead = ""
         if workers == 1:
-            blocks = (timed.games - timed.first_games) / PLAYERS
-            overhead = f"{(timed.steady_s / blocks - per_block_base) * 1000:.2f}"
+            per_block = timed.steady_s / ((timed.games - timed.first_games) / PLAYERS)
+            per_block_base = base.steady_s / ((base.games - base.first_games) / PLAYERS)
+            overhead = f"{(per_block - per_block_base) * 1000:.2f}"
         rows.append(
             {
                 "run": f"--workers {workers}" if workers else "--jobs 1 (in-process)",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from engines.base import Engine
+    from engines.guides import Guide
     from engines.svgkit import Picture as Picture
 
 # engine name -> module that defines ENGINE (a new game adds its line here)
@@ -66,6 +67,15 @@ def get(name: str) -> Engine:
     module = importlib.import_module(module_name)
     engine: Engine = module.ENGINE
     return engine
+
+
+def guide(name: str) -> Guide:
+    """The how-to-play text and end explanation of engine ``name`` (for the human seat)."""
+    if name not in _MODULES:
+        raise UnknownEngine(name)
+    module = importlib.import_module(f"{_MODULES[name]}.guide")
+    found: Guide = module.GUIDE
+    return found
 
 
 def picture(name: str) -> Picture | None:

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -84,3 +85,41 @@ def wait_until(check: Callable[[], T], what: str, timeout: float = 60.0) -> T:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
         time.sleep(0.02)
     return value
+
+
+def processes_left(
+    marker: str, folder: Path | None = None, groups: Collection[int] = ()
+) -> list[str]:
+    """Running processes of one test: arguments containing ``marker``, a working directory
+    inside ``folder``, or a process group or session in ``groups`` (zombies excluded)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            stat = (entry / "stat").read_bytes()
+            args = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # gone meanwhile
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        state, group, session = fields[0], int(fields[2]), int(fields[3])
+        if state == b"Z":
+            continue
+        try:
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            cwd = ""
+        inside = folder is not None and (cwd + "/").startswith(f"{folder}/")
+        if marker in args or inside or group in groups or session in groups:
+            found.append(f"{entry.name} pgid={group} sid={session} cwd={cwd} {args}")
+    return found
+
+
+def sandbox_missing() -> str:
+    """Why the bubblewrap sandbox cannot run here ('' when it can)."""
+    from arena.game.sandbox import unusable_reason
+
+    return unusable_reason()
+
+
+needs_bwrap = pytest.mark.skipif(bool(sandbox_missing()), reason=sandbox_missing() or "-")

@@ -594,4 +594,5 @@ def test_describe_and_render() -> None:
     state = table(cushions=[(1, None, None, None), *ARROWS], yard=[1, 30, 31, 32])
     line = state.describe({"type": "lure", "slot": 0, "fields": [0], "wilds": []})
     assert line.startswith("seat 0 lures cat 1")
-    assert "cushion 0 (seat 0)" in state.render(0)
+    assert "cushion 0 (you):  0> " in state.render(0) and "cushion 1 (seat 1)" in state.render(0)
+    assert all(len(line) <= 100 for line in state.render(0).splitlines())

@@ -112,7 +112,7 @@ def test_play_show_narrates_every_decision_and_ends_in_words(in_repo: Path) -> N
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].startswith("Space Five") and "seat 0 to act" in lines[0]
+    assert lines[0].startswith("Space Five") and lines[1].startswith("seat 0 to act")
     over = next(i for i, line in enumerate(lines) if line.startswith("game over after "))
     decisions = int(lines[over].split()[3])
     narrated = [line for line in lines[:over] if re.match(r"^ {0,3}\d+  seat \d ", line)]

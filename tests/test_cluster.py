@@ -8,6 +8,7 @@ test, so "no bot process left" looks at this test's bots only.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -72,7 +73,7 @@ def scheduler() -> Iterator[str]:
     os.chdir(ROOT)  # the workers start their bots from the folder they were started in
     try:
         with distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster:
             yield cluster.scheduler_address
     finally:
@@ -230,6 +231,7 @@ class DaskProcesses:
 
 
 @pytest.mark.slow  # three Dask processes and a league long enough to kill one mid-way
+@pytest.mark.skipif(shutil.which("dask") is None, reason="the dask command is not installed")
 def test_a_worker_killed_mid_league_loses_nothing_and_doubles_nothing(tmp_path: Path) -> None:
     marker = f"m{uuid.uuid4().hex[:8]}"
     cfg = tmp_path / "league.toml"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,18 +22,19 @@ import trio
 
 import engines
 from arena import config
+from arena.game.botproc import StderrLog
 from arena.league.runner import LeagueOutcome, run_league
-from arena.league.store import read_games
+from arena.league.store import ResultsDir, read_games
 from arena.record import GameRecord
 from arena.tools.replay import replay_record
-from tests.conftest import ROOT, processes_with, wait_until
+from tests.conftest import ROOT, needs_bwrap, processes_left, processes_with, wait_until
 
 HOSTILE = ROOT / "tests" / "hostile"
 # Short clocks keep the suite fast; the random bots answer in a few ms, far inside them.
 LIMITS = {
     "move_ms": 250,
     "bank_ms": 250,
-    "startup_ms": 2000,
+    "startup_ms": 5000,
     "bye_ms": 300,
     "max_start_failures": 2,
 }
@@ -48,10 +50,12 @@ def league_text(
     limits: dict[str, int] | None = None,
     bot_limits: str = "",
     policy: str = "",
+    sandbox: str = "",
 ) -> str:
     clock = {**LIMITS, **(limits or {})}
     lines = [
         'name = "hostile"',
+        *([f'sandbox = "{sandbox}"'] if sandbox else []),
         'engine = "toy"',
         "players = 2",
         "seed = 11",
@@ -80,6 +84,18 @@ def comparable(record: GameRecord) -> tuple[object, ...]:
     return (record.id, record.seed, record.moves, seats)
 
 
+IDENTITY = re.compile(r"identity: (\w+) pid=(\d+) pgid=(\d+) sid=(\d+) cwd=(\S+)")
+
+
+def identities(log: Path) -> list[tuple[str, int, int, int, str]]:
+    """What the hostile processes said about themselves (``_common.report_identity``)."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    return [
+        (who, int(pid), int(pgid), int(sid), cwd)
+        for who, pid, pgid, sid, cwd in IDENTITY.findall(text)
+    ]
+
+
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
     """The same league with a well-behaved random bot named ``hostile``: games by id."""
@@ -104,11 +120,27 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
 class HostileRun:
     """One hostile league's outcome, its games, and checks shared by every test."""
 
-    def __init__(self, outcome: LeagueOutcome, folder: Path, marker: str) -> None:
+    def __init__(
+        self, outcome: LeagueOutcome, folder: Path, marker: str, sandbox: str = ""
+    ) -> None:
         self.outcome = outcome
         self.folder = folder
         self.marker = marker
+        self.sandbox = sandbox
         self.records = read_games(folder)
+
+    def groups(self) -> set[int]:
+        """Process groups and sessions the hostile processes reported (host numbers only:
+        under the sandbox they are the sandbox's own)."""
+        if self.sandbox != "none":
+            return set()
+        said = identities(self.folder / "logs" / "hostile.log")
+        return {number for _, _, pgid, sid, _ in said for number in (pgid, sid)}
+
+    def left_running(self) -> list[str]:
+        """Processes of this run still there right now: by marker, by working directory
+        (every bot folder lies under the test's temp folder) and by process group."""
+        return processes_left(self.marker, self.folder.parent, self.groups())
 
     def hostile_seats(self) -> list[tuple[GameRecord, int]]:
         return [(r, r.seating.index("hostile")) for r in self.records if "hostile" in r.seating]
@@ -129,7 +161,15 @@ class HostileRun:
             else:
                 assert comparable(record) == comparable(reference[record.id])
         # a killed process can take a moment to leave the process table
-        wait_until(lambda: processes_with(self.marker) == [], f"no process of {self.marker}", 5)
+        wait_until(lambda: self.left_running() == [], f"no process of {self.marker}", 5)
+
+
+@pytest.fixture(autouse=True)
+def private_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bot folders (under the league's temp folder) inside the test's own folder, so that
+    processes can be found by their working directory."""
+    (tmp_path / "temp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temp"))
 
 
 def run_hostile(
@@ -139,14 +179,15 @@ def run_hostile(
     bot_limits: str = "",
     policy: str = "",
     cmd: str | None = None,
+    sandbox: str = "",
 ) -> HostileRun:
     marker = f"m{uuid.uuid4().hex[:8]}"
     path = tmp_path / "league.toml"
-    text = league_text(marker, cmd or hostile_cmd(program), limits, bot_limits, policy)
+    text = league_text(marker, cmd or hostile_cmd(program), limits, bot_limits, policy, sandbox)
     path.write_text(text)
     league = config.load(path)
     outcome = trio.run(lambda: run_league(league, tmp_path / "out", jobs=2))
-    return HostileRun(outcome, tmp_path / "out", marker)
+    return HostileRun(outcome, tmp_path / "out", marker, sandbox)
 
 
 pytestmark = pytest.mark.usefixtures("toy_engine", "in_repo")
@@ -160,7 +201,7 @@ def test_crash_at_start_is_startup_and_disqualified(tmp_path: Path, reference: G
         assert record.seats[seat].forfeit and record.ranks[seat] == 2
     assert "hostile" in run.outcome.disqualified
     notes = [n for record, seat in run.hostile_seats() for n in record.seats[seat].notes]
-    assert any(re.search(r"disqualified after [2-4] failed starts", n) for n in notes)
+    assert any(re.search(r"disqualified after 2 failed starts", n) for n in notes)
     assert "exited before answering 'hello' (exit status 3)" in notes[0]
 
 
@@ -175,7 +216,7 @@ def test_crash_mid_game_is_crash_and_restarted(tmp_path: Path, reference: Games)
 
 
 def test_never_answers_hello_is_startup(tmp_path: Path, reference: Games) -> None:
-    run = run_hostile(tmp_path, "silent_hello", limits={"startup_ms": 500})
+    run = run_hostile(tmp_path, "silent_hello", limits={"startup_ms": 3000})
     run.check(reference)
     assert run.verdicts() == [{"startup": 1}] * HOSTILE_GAMES
     assert "hostile" in run.outcome.disqualified
@@ -207,13 +248,15 @@ def test_answer_after_the_limit_is_one_timeout(tmp_path: Path, reference: Games)
         ("wrong_shape", "protocol", "'index' must be an integer"),
         ("index_out_of_range", "illegal", "out of range"),
         ("action_not_in_list", "illegal", "not in the legal list"),
+        # without the sandbox only: bubblewrap's own process keeps the bot's stdout open, so
+        # a sandboxed bot that closes it and lives on is silent (timeout), not a crash
         ("close_stdout", "crash", "closed its output"),
     ],
 )
 def test_bad_answer_is_recorded_and_forfeits(
     tmp_path: Path, reference: Games, program: str, verdict: str, note: str
 ) -> None:
-    run = run_hostile(tmp_path, program)
+    run = run_hostile(tmp_path, program, sandbox="none" if program == "close_stdout" else "")
     run.check(reference)
     assert run.verdicts() == [{verdict: 1}] * HOSTILE_GAMES
     for record, seat in run.hostile_seats():
@@ -356,3 +399,99 @@ def test_bot_that_stops_reading_its_input_cannot_stall_the_referee() -> None:
     assert done.returncode == 0, done.stderr
     assert "timeout" in done.stdout
     assert processes_with(marker) == []
+
+
+# Containment: each runs without the sandbox and, where bubblewrap works, with it (the default).
+BOTH = ["none", pytest.param("auto", marks=needs_bwrap)]
+SLOW_CLOCK = {"move_ms": 2000, "bank_ms": 2000}  # waiting for a deadline would show
+
+
+@pytest.mark.parametrize("sandbox", BOTH)
+def test_fork_and_exit_is_a_crash_noticed_at_once(
+    tmp_path: Path, reference: Games, sandbox: str
+) -> None:
+    run = run_hostile(tmp_path, "fork_and_exit", limits=SLOW_CLOCK, sandbox=sandbox)
+    assert run.left_running() == []  # the child holding the pipes is gone with the bot
+    run.check(reference)
+    assert run.verdicts() == [{"crash": 1}] * HOSTILE_GAMES
+    for record, seat in run.hostile_seats():
+        assert "closed its output" in record.seats[seat].notes[0]
+        # noticed when the bot exited, not at the decision's deadline (2 s + a 2 s bank)
+        assert record.wall_ms < SLOW_CLOCK["move_ms"], record.wall_ms
+    said = identities(run.folder / "logs" / "hostile.log")
+    assert {who for who, *_ in said} == {"bot", "child"}
+
+
+@pytest.mark.parametrize("sandbox", BOTH)
+def test_setsid_escape_ends_with_the_bot(tmp_path: Path, reference: Games, sandbox: str) -> None:
+    run = run_hostile(tmp_path, "setsid_escape", sandbox=sandbox)
+    # nothing is waited for: the keeper has killed the escapees before the bot's end returns
+    assert run.left_running() == []
+    run.check(reference)
+    assert run.verdicts() == [{}] * HOSTILE_GAMES
+    said = identities(run.folder / "logs" / "hostile.log")
+    bots = {sid for who, _, _, sid, _ in said if who == "bot"}
+    escaped = {sid for who, _, _, sid, _ in said if who in ("child", "grandchild")}
+    assert bots and escaped and not bots & escaped  # they really left the bot's session
+
+
+@needs_bwrap
+def test_disk_filler_in_the_sandbox_fills_only_its_own_bounded_tmp(
+    tmp_path: Path, reference: Games
+) -> None:
+    run = run_hostile(
+        tmp_path, "disk_filler", limits=SLOW_CLOCK, bot_limits="disk_mb = 8", sandbox="auto"
+    )
+    assert run.left_running() == []
+    run.check(reference)
+    assert run.verdicts() == [{}] * HOSTILE_GAMES  # its own writes failed; it played on
+    log = (run.folder / "logs" / "hostile.log").read_text()
+    stops = re.findall(r"filler: stopped after (\d+) MB: No space left on device", log)
+    assert stops and all(int(mb) <= 8 for mb in stops), log  # once per process
+    for record, _ in run.hostile_seats():
+        assert record.wall_ms < SLOW_CLOCK["move_ms"]
+    # nothing of it reached the host's disk
+    assert sum(f.stat().st_size for f in (tmp_path / "temp").rglob("*") if f.is_file()) == 0
+
+
+def test_disk_filler_without_the_sandbox_is_charged_and_cleaned_up(
+    tmp_path: Path, reference: Games
+) -> None:
+    run = run_hostile(
+        tmp_path,
+        "disk_filler",
+        limits=SLOW_CLOCK,
+        bot_limits="disk_mb = 4",
+        sandbox="none",
+        cmd=f"{hostile_cmd('disk_filler')} --mb 6",
+    )
+    assert run.left_running() == []
+    run.check(reference)
+    # every process fills its folder in its first game and is charged at that game's end
+    assert run.verdicts() == [{"crash": 1}] * HOSTILE_GAMES
+    for record, seat in run.hostile_seats():
+        assert "over disk_mb = 4" in record.seats[seat].notes[0]
+        assert not record.seats[seat].forfeit  # the game itself was played out
+        assert record.wall_ms < SLOW_CLOCK["move_ms"]
+    assert not any((tmp_path / "temp").rglob("fill-*"))  # each folder removed with its process
+
+
+def test_unwritable_stderr_log_never_stops_the_league(
+    tmp_path: Path, reference: Games, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Logs on a full disk (``/dev/full``: every write fails with ENOSPC)."""
+    monkeypatch.setattr(ResultsDir, "log_path", lambda self, name: Path("/dev/full"))
+    run = run_hostile(tmp_path, "stderr_flood")
+    assert run.left_running() == []
+    run.check(reference)
+    assert run.verdicts() == [{}] * HOSTILE_GAMES
+
+
+def test_stderr_log_write_failures_are_counted_not_raised(tmp_path: Path) -> None:
+    full = StderrLog(Path("/dev/full"), 1000)
+    full.write(b"x" * 10)
+    full.write(b"y" * 10)
+    assert full.dropped == 20 and full.written == 0 and "No space left" in full.failure
+    missing = StderrLog(tmp_path / "no" / "such" / "folder.log", 1000)
+    missing.write(b"z")
+    assert missing.dropped == 1 and "No such file" in missing.failure

@@ -1,66 +1,140 @@
-"""``sandbox = "bwrap"``: a sandboxed bot plays normally, without network, and cannot write
-outside its working directory. Skipped where bubblewrap is missing or cannot create
-namespaces (``bwrap --ro-bind / / true`` fails, e.g. in an unprivileged container)."""
+"""The bubblewrap sandbox (the default where it works): a sandboxed bot plays normally but
+sees only the system, its own folder and a private /tmp, has no network, writes nowhere
+else, and runs as nobody when the referee is root. Skipped where bubblewrap cannot create
+its namespaces; the choice of ``sandbox = "auto"`` is tested everywhere."""
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
-import subprocess
+import sys
 import uuid
 from pathlib import Path
 
 import pytest
 import trio
+from click.testing import CliRunner
 
 from arena import config
+from arena.cli import main
 from arena.errors import ConfigError
+from arena.game import sandbox
 from arena.league.runner import run_league
 from arena.league.store import read_games
-from tests.conftest import ROOT, processes_with
-
-
-def bwrap_works() -> bool:
-    if shutil.which("bwrap") is None:
-        return False
-    probe = subprocess.run(["bwrap", "--ro-bind", "/", "/", "true"], capture_output=True)
-    return probe.returncode == 0
-
+from tests.conftest import ROOT, needs_bwrap, processes_left
 
 pytestmark = pytest.mark.usefixtures("toy_engine", "in_repo")
+PROBE = ROOT / "tests" / "hostile" / "sandbox_probe.py"
+OTHER_BOT = "from arena.sdk import run\nrun(lambda o, legal, g: 0, name='other')\n"
 
 
-@pytest.mark.skipif(not bwrap_works(), reason="bubblewrap missing or without namespaces")
-def test_sandboxed_bot_plays_without_network_or_outside_writes(tmp_path: Path) -> None:
+@needs_bwrap
+def test_sandboxed_bot_sees_only_its_own(tmp_path: Path) -> None:
     marker = f"m{uuid.uuid4().hex[:8]}"
-    # the repository is read-only inside the sandbox (tmp_path would be hidden by its /tmp)
+    other = tmp_path / "other-bot" / "bot.py"  # another competitor's code
+    other.parent.mkdir()
+    other.write_text(OTHER_BOT)
+    # the results folder under the referee's working directory, as `arena run` makes it
+    out = ROOT / "results" / f"test-sandbox-{marker}"
     outside = ROOT / "tests" / f"escaped-{marker}.txt"
-    probe = ROOT / "tests" / "hostile" / "sandbox_probe.py"
+    secret_reads = [
+        "/etc/shadow",
+        "/etc/passwd",
+        str(other),
+        str(out / "league.toml"),
+        str(out / "logs" / "other.log"),
+        str(ROOT / "pyproject.toml"),
+        str(Path.home() / ".bashrc"),
+    ]
+    probe_args = [f"--write={outside}"]
+    probe_args += [f"--read={path}" for path in secret_reads]
+    probe_args += [f"--list={path}" for path in (ROOT, Path.home(), "/", tmp_path)]
     path = tmp_path / "league.toml"
     path.write_text(
-        'name = "sb"\nengine = "toy"\nplayers = 2\nsandbox = "bwrap"\n'
-        "[limits]\nstartup_ms = 5000\n"
-        f'[[bots]]\nname = "probe"\ncmd = "python {probe} {outside} {marker}"\n'
-        f'[[bots]]\nname = "a"\ncmd = "python -m bots.random {marker}"\n'
+        'name = "sb"\nengine = "toy"\nplayers = 2\n'  # no sandbox key: "auto" is the default
+        "[limits]\nstartup_ms = 10000\n"
+        f'[[bots]]\nname = "probe"\ncmd = "python {PROBE} {" ".join(probe_args)} {marker}"\n'
+        f'[[bots]]\nname = "other"\ncmd = "python {other} {marker}"\n'
     )
     league = config.load(path)
     try:
-        outcome = trio.run(lambda: run_league(league, tmp_path / "out", jobs=1))
+        outcome = trio.run(lambda: run_league(league, out, jobs=1))
+        log = (out / "logs" / "probe.log").read_text()
+        records = read_games(out)
     finally:
         escaped = outside.exists()
         outside.unlink(missing_ok=True)
+        shutil.rmtree(out, ignore_errors=True)
     assert outcome.played == outcome.scheduled == 2
-    assert all(not s.verdicts for r in read_games(tmp_path / "out") for s in r.seats)
-    log = (tmp_path / "out" / "logs" / "probe.log").read_text()
+    assert all(not s.verdicts for r in records for s in r.seats)
     assert "probe: network refused" in log, log
-    assert "probe: outside write refused" in log, log
-    assert "probe: inside write ok" in log, log
+    assert f"probe: outside write refused: {outside}" in log, log
     assert not escaped
-    assert processes_with(marker) == []
+    for secret in secret_reads:
+        assert f"probe: read refused: {secret}:" in log, log
+    assert "read ok" not in log
+    listed = dict(re.findall(r"probe: list ok: (\S+): (.*)", log))
+    # the referee's folder holds only the packages a Python bot imports (and the probe's
+    # own folder): no results, no project files; the home folder shows only the way to the
+    # interpreter, when it lives there; the test's folder (the other bot's) is not there
+    assert set(eval(listed[str(ROOT)])) <= {"arena", "bots", "engines", "tests"}, log
+    home = listed.get(str(Path.home()))
+    assert home is None or set(eval(home)) <= {Path(sys.prefix).parts[len(Path.home().parts)]}
+    assert not {"home", "var", "opt", "srv", "mnt"} & set(eval(listed["/"])), log
+    assert f"probe: list refused: {tmp_path}:" in log, log
+    inside = re.search(r"inside write ok: uid=(\d+) cwd=(\S+) home=(\S+)", log)
+    assert inside is not None, log
+    assert inside.group(2) == inside.group(3) == "/tmp"
+    if os.geteuid() == 0:
+        assert inside.group(1) == str(sandbox.NOBODY)
+    assert processes_left(marker, tmp_path) == []
 
 
-def test_bwrap_without_bubblewrap_is_a_clear_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@needs_bwrap
+def test_check_bot_reports_what_the_sandbox_refused(tmp_path: Path) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    command = f"python {PROBE} --read=/etc/shadow --write={ROOT / 'x'} {marker}"
+    result = CliRunner().invoke(
+        main, ["check-bot", command, "--engine", "toy", "--games", "1", "--startup-ms", "10000"]
+    )
+    assert result.exit_code == 0, result.output  # it played well: still compliant
+    assert "info  sandbox: bubblewrap" in result.output
+    assert "look like the sandbox refused something" in result.output
+    assert "read refused: /etc/shadow" in result.output
+    assert "outside write refused" in result.output
+    assert processes_left(marker) == []
+
+
+def test_auto_falls_back_with_one_warning_where_bubblewrap_cannot_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    monkeypatch.setattr(sandbox, "unusable_reason", lambda: "bubblewrap is not installed")
+    monkeypatch.setattr(sandbox, "_warned", [])
+    assert sandbox.resolve("auto") == "none"
+    assert sandbox.resolve("auto") == "none"
+    warned = capsys.readouterr().err
+    assert warned.count("warning: bubblewrap is not installed") == 1
+    assert "WITHOUT the sandbox" in warned
+    assert sandbox.resolve("none") == "none"
+    with pytest.raises(ConfigError, match='sandbox = "bwrap": bubblewrap is not installed'):
+        sandbox.resolve("bwrap")
+
+
+def test_auto_is_the_default_and_none_must_be_asked_for() -> None:
+    bots = [
+        {"name": "a", "cmd": "python -m bots.random"},
+        {"name": "b", "cmd": "python -m bots.random"},
+    ]
+    league = config.parse({"engine": "toy", "bots": bots})
+    assert league.sandbox == "auto" and all(bot.sandbox == "auto" for bot in league.bots)
+    unconfined = config.parse({"engine": "toy", "sandbox": "none", "bots": bots})
+    assert all(bot.sandbox == "none" for bot in unconfined.bots)
+    with pytest.raises(ConfigError, match="must be one of auto, bwrap, none"):
+        config.parse({"engine": "toy", "sandbox": "off", "bots": bots})
+
+
+def test_bwrap_without_bubblewrap_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shutil, "which", lambda name: None if name == "bwrap" else "/bin/x")
     with pytest.raises(ConfigError, match="needs bubblewrap, which is not installed"):
         config.parse(

@@ -568,5 +568,6 @@ def test_describe_and_render() -> None:
     state.apply(place("C1", 2, 0))
     picture = state.render(1)
     assert "A1  B1  C1*" in picture
-    assert "seat 0: hand [??]" in picture and "seat 1: hand [A3]" in picture
+    assert "seat 0: hand 4 card(s), hidden;" in picture and "seat 1 (you): hand A3;" in picture
+    assert all(len(line) <= 100 for line in picture.splitlines())
     assert "D1 E1" in state.render(None)

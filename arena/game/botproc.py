@@ -1,25 +1,32 @@
 """Bot subprocesses: start, handshake, request/answer under deadlines, and a certain end.
 
-Every bot process goes through :func:`host_bot`, which owns its process group: the process
-is started in a new session (so its pid is its group id), its stderr is drained into a
-capped log, and on every exit path (normal end, error, cancellation, Ctrl-C) the shielded
-clean-up says ``bye``, waits a short grace, kills the whole group and reaps the process
-before anything is re-raised. Nothing else in the arena starts processes.
+Every bot process goes through :func:`host_bot`, which owns its process group: the bot is
+started under its keeper (:mod:`arena.game.keeper`, which applies the resource limits with a
+plain ``exec``, no ``preexec_fn``, and kills every descendant of the bot, even one that left
+its process group) in a new session (so the keeper's pid is the group id), optionally inside
+the sandbox (:mod:`arena.game.sandbox`), its stderr is drained into a capped log, and on
+every exit path (normal end, error, cancellation, Ctrl-C) the shielded clean-up says ``bye``,
+waits a short grace, has the keeper end everything, kills the whole group and reaps the
+process before anything is re-raised. Nothing else in the arena starts bot processes.
 
 :class:`BotProcess` is the running bot as the referee uses it; :class:`BotPool` keeps idle
-processes of one bot for reuse across games.
+processes of one bot for reuse across games; all pools of a referee share one cap on idle
+processes (:class:`IdleProcesses`), so a large field never exhausts the referee's descriptors.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import json
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +42,9 @@ from arena.errors import (
     BotProtocolError,
     BotStartup,
     BotTimeout,
+    ResourceShortage,
 )
+from arena.game import keeper, sandbox
 from arena.game.watchdog import Watchdog
 
 _CHUNK = 1 << 16
@@ -75,24 +84,33 @@ class LineReader:
 
 @dataclass
 class StderrLog:
-    """One bot's capped stderr log, shared by all its processes."""
+    """One bot's capped stderr log, shared by all its processes.
+
+    Writing it never raises: a full disk or a shortage of descriptors loses log lines
+    (counted in ``dropped``, the reason kept in ``failure``), never the referee.
+    """
 
     path: Path | None
     cap: int
     written: int = 0
     dropped: int = 0
+    failure: str = ""
 
     def write(self, chunk: bytes | bytearray) -> None:
         if self.path is None:
             return
-        kept = chunk[: max(0, self.cap - self.written)]
+        kept = chunk[: max(0, self.cap - self.written)] if not self.failure else b""
         overflow = len(chunk) - len(kept)
-        first_overflow = overflow > 0 and self.dropped == 0
+        first_overflow = overflow > 0 and self.dropped == 0 and not self.failure
         if kept or first_overflow:
-            with self.path.open("ab") as handle:
-                handle.write(kept)
-                if first_overflow:  # said once, even when a chunk ends exactly at the cap
-                    handle.write(b"\n[arena: stderr cap reached; further output dropped]\n")
+            try:
+                with self.path.open("ab") as handle:
+                    handle.write(kept)
+                    if first_overflow:  # said once, even when a chunk ends exactly at the cap
+                        handle.write(b"\n[arena: stderr cap reached; further output dropped]\n")
+            except OSError as exc:
+                self.failure = f"cannot write {self.path}: {exc.strerror or exc}"
+                kept, overflow = b"", len(chunk)
         self.written += len(kept)
         self.dropped += overflow
 
@@ -112,23 +130,35 @@ def _resource_limits(limits: Limits) -> list[tuple[int, int]]:
     return pairs
 
 
-def _child_setup(rlimits: list[tuple[int, int]]) -> Callable[[], None]:
-    """What runs in the child before exec: the resource limits.
+def raise_open_files_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit; return the limit.
 
-    (Not ``PR_SET_PDEATHSIG``: trio forks from a worker thread, and that signal fires when
-    the forking *thread* exits. :mod:`arena.game.watchdog` ties bots to the referee instead.)
+    Each bot process costs the referee about four descriptors (three pipes and a pidfd): a
+    large field at a high ``jobs`` needs more than the usual soft limit of 1024.
     """
-
-    def setup() -> None:
-        for which, value in rlimits:
-            _, hard = resource.getrlimit(which)
-            ceiling = value if hard == resource.RLIM_INFINITY else min(value, hard)
-            resource.setrlimit(which, (ceiling, ceiling))
-
-    return setup
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def _bot_environment(workdir: Path) -> dict[str, str]:
+def _command(spec: BotSpec, mode: str) -> list[str]:
+    """The bot's command, under the sandbox if ``mode`` says so, under its keeper."""
+    argv = spec.argv()
+    if mode == "bwrap":
+        shown = sandbox.python_packages(argv, os.getcwd()) + tuple(_python_path()[1:])
+        argv = sandbox.wrap(argv, disk_mb=spec.limits.disk_mb, packages=shown)
+    limits = json.dumps(_resource_limits(spec.limits))
+    return [sys.executable, "-I", "-S", keeper.__file__, limits, "--", *argv]
+
+
+def _python_path() -> list[str]:
+    """The bot's ``PYTHONPATH``: the arena's folder first, then the referee's own entries."""
+    return [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+
+
+def _bot_environment(home: str) -> dict[str, str]:
     """A scrubbed environment: only what a program needs to start.
 
     The folder the arena was started from is put on ``PYTHONPATH``, so ``python -m
@@ -136,39 +166,22 @@ def _bot_environment(workdir: Path) -> dict[str, str]:
     """
     keep = ("PATH", "LANG", "LC_ALL", "TZ", "VIRTUAL_ENV", "SYSTEMROOT")
     env = {key: os.environ[key] for key in keep if key in os.environ}
-    paths = [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    env["PYTHONPATH"] = os.pathsep.join(paths)
-    env["HOME"] = str(workdir)
-    env["TMPDIR"] = str(workdir)
+    env["PYTHONPATH"] = os.pathsep.join(_python_path())
+    env["HOME"] = home
+    env["TMPDIR"] = home
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
 
-def _sandboxed(argv: list[str], workdir: Path) -> list[str]:
-    """Wrap a command in bubblewrap: no network, read-only system, a private pid space.
-
-    The sandbox gets a private, empty ``/tmp``; what the bot needs from the real one (a
-    checkout, a virtual environment or the bot's own files living there) is bound back
-    read-only, and its working directory read-write.
-    """
-    needed = {os.getcwd(), sys.prefix, sys.base_prefix}
-    needed |= {str(Path(arg).parent) for arg in argv if os.path.isabs(arg) and os.path.exists(arg)}
-    in_tmp = sorted(path for path in needed if path == "/tmp" or path.startswith("/tmp/"))
-    rebinds = [flag for path in in_tmp for flag in ("--ro-bind", path, path)]
-    return [
-        "bwrap",
-        "--ro-bind", "/", "/",
-        "--dev", "/dev",
-        "--proc", "/proc",
-        "--tmpfs", "/tmp",
-        *rebinds,
-        "--bind", str(workdir), str(workdir),
-        "--chdir", str(workdir),
-        "--unshare-all",
-        "--",
-        *argv,
-    ]  # fmt: skip
+def folder_bytes(folder: Path) -> int:
+    """Bytes of the files under ``folder`` (what a bot without the sandbox wrote there)."""
+    total = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(root, name)).st_blocks * 512
+    return total
 
 
 @dataclass(eq=False)  # identity: processes live in sets
@@ -186,6 +199,7 @@ class BotProcess:
     hello_lines: tuple[bytes, bytes] = (b"", b"")  # the handshake as sent and answered
     transcript: list[tuple[str, bytes]] | None = None  # ("to"|"from", line) while recording
     ending: str = ""  # how the process ended, once it has
+    workdir: Path | None = None  # its folder on the host, when it runs without the sandbox
     _closed: trio.Event = field(default_factory=trio.Event)
 
     async def send(self, message: bytes, deadline: float | None = None) -> None:
@@ -245,19 +259,40 @@ class BotProcess:
         """Ask the host task to say bye and end the process."""
         self._closed.set()
 
+    def check_disk(self) -> None:
+        """Without the sandbox: :class:`BotCrash` if its folder outgrew ``disk_mb`` (checked
+        between games; under the sandbox its private ``/tmp`` cannot grow past it)."""
+        if self.workdir is None:
+            return
+        used = folder_bytes(self.workdir)
+        if used > self.limits.disk_mb << 20:
+            self.broken = True
+            raise BotCrash(
+                f"wrote {used / (1 << 20):.1f} MB into its folder, over disk_mb = "
+                f"{self.limits.disk_mb} (the process is ended and its folder removed)"
+            )
+
     def exit_code(self) -> int | None:
         return self.process.returncode
 
 
-async def _drain(stream: trio.abc.ReceiveStream, log: StderrLog) -> None:
+async def _drain(stream: trio.abc.ReceiveStream, log: StderrLog, tail: bytearray) -> None:
+    """Copy stderr to the log, keeping its last bytes (where the keeper reports)."""
     while chunk := await stream.receive_some(_CHUNK):
         log.write(chunk)
+        tail += chunk
+        del tail[: -len(keeper.LEFT_BEHIND) - 32]
 
 
-async def _shutdown(process: trio.Process, bye_ms: int, polite: bool) -> str:
-    """Say bye, give a grace period, then kill the whole group and reap. Always completes.
+_KEEPER_GRACE_S = 5.0  # the keeper ends the bot's processes at once; this only bounds a wait
 
-    Returns how the process ended, in words (see :data:`ENDED_CLEANLY`).
+
+async def _shutdown(process: trio.Process, bye_ms: int, polite: bool) -> tuple[bool, bool]:
+    """Say bye, give a grace period, then end everything and reap. Always completes.
+
+    The keeper gets SIGTERM and kills every descendant of the bot, also those that left its
+    process group; then the group is killed, in case the keeper itself was killed. Returns
+    whether the process had exited by itself, and whether the group kill found any process.
     """
     with trio.CancelScope(shield=True):
         if polite and process.returncode is None and process.stdin is not None:
@@ -270,12 +305,21 @@ async def _shutdown(process: trio.Process, bye_ms: int, polite: bool) -> str:
             with trio.move_on_after(bye_ms / 1000):
                 await process.wait()
         exited = process.returncode is not None
+        if not exited:
+            process.send_signal(signal.SIGTERM)
+            with trio.move_on_after(_KEEPER_GRACE_S):
+                await process.wait()
         try:
-            os.killpg(process.pid, signal.SIGKILL)  # also any child left in the group
+            os.killpg(process.pid, signal.SIGKILL)  # also any process left in the group
             left_behind = True
         except (ProcessLookupError, PermissionError):
             left_behind = False
         await process.wait()
+    return exited, left_behind
+
+
+def _ending(polite: bool, exited: bool, left_behind: bool, bye_ms: int) -> str:
+    """How a process ended, in words (see :data:`ENDED_CLEANLY`)."""
     if not polite:
         return "ended by the referee after a fault"
     if not exited:
@@ -288,12 +332,19 @@ async def _shutdown(process: trio.Process, bye_ms: int, polite: bool) -> str:
 ENDED_CLEANLY = "exited after 'bye'"
 
 
-async def _startup_problem(process: trio.Process, fault: BotFault, limits: Limits) -> str:
+async def _startup_problem(
+    process: trio.Process, fault: BotFault, limits: Limits, tail: bytearray
+) -> str:
     """A plain sentence for a failed handshake, naming the exit status when it exited."""
     if isinstance(fault, BotCrash):
         with trio.move_on_after(0.5):  # its output closed: the exit status follows shortly
             await process.wait()
         if process.returncode is not None:
+            if process.returncode == keeper.EXEC_FAILED and b"arena: cannot start" in tail:
+                said = bytes(tail[tail.rfind(b"arena: cannot start") + 7 :]).decode(
+                    errors="replace"
+                )
+                return said.strip()
             return f"exited before answering 'hello' ({_exit_status(process.returncode)})"
     if isinstance(fault, BotTimeout):
         return f"no 'ready' within startup_ms = {limits.startup_ms} ms"
@@ -309,6 +360,29 @@ def _exit_status(code: int) -> str:
     return f"exit status {code}"
 
 
+def _missing_program(program: str) -> str:
+    """Why ``program`` cannot be executed ('' when it can), said before the keeper (and the
+    sandbox) would only report an exit status."""
+    if shutil.which(program) is not None:
+        return ""
+    if os.sep in program and os.path.exists(program):
+        return os.strerror(errno.EACCES)
+    return os.strerror(errno.ENOENT)
+
+
+# the referee's own shortages when starting a process: never the bot's fault
+_SHORTAGES = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN}
+
+
+def _shortage(spec: BotSpec, exc: OSError) -> ResourceShortage:
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    code = errno.errorcode.get(exc.errno or 0, "?")
+    return ResourceShortage(
+        f"the referee could not start a process for bot {spec.name!r}: {exc.strerror} "
+        f"({code}); allow it more (ulimit -n is {soft}; ulimit -u; memory) or lower --jobs"
+    )
+
+
 async def host_bot(
     spec: BotSpec,
     hello: bytes,
@@ -317,46 +391,58 @@ async def host_bot(
     guard: Watchdog | None = None,
     live: set[BotProcess] | None = None,
     *,
-    task_status: trio.TaskStatus[BotProcess | BotFault] = trio.TASK_STATUS_IGNORED,
+    task_status: trio.TaskStatus[BotProcess | BotFault | ResourceShortage] = (
+        trio.TASK_STATUS_IGNORED
+    ),
 ) -> None:
     """Run one bot process for as long as it is wanted (``nursery.start`` this).
 
-    Reports through ``task_status`` either the handshaken :class:`BotProcess` or the
-    :class:`BotFault` that prevented it; in both cases the process is gone when this returns.
+    Reports through ``task_status`` the handshaken :class:`BotProcess`, the
+    :class:`BotFault` that prevented it, or the :class:`ResourceShortage` of the referee
+    that did; in every case the process is gone and its folder removed when this returns.
     """
-    workdir.mkdir(parents=True, exist_ok=True)
     limits = spec.limits
-    argv = spec.argv() if spec.sandbox == "none" else _sandboxed(spec.argv(), workdir)
-    started = time.perf_counter()
+    missing = _missing_program(spec.argv()[0])
+    if missing:
+        task_status.started(BotStartup(f"cannot start {spec.argv()[0]!r}: {missing}"))
+        return
     try:
+        mode = sandbox.resolve(spec.sandbox)
+        workdir.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
         process = await trio.lowlevel.open_process(
-            argv,
+            _command(spec, mode),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=str(workdir),
-            env=_bot_environment(workdir),
+            env=_bot_environment(sandbox.HOME if mode == "bwrap" else str(workdir)),
             start_new_session=True,
-            preexec_fn=_child_setup(_resource_limits(limits)),
         )
     except OSError as exc:
-        task_status.started(BotStartup(f"cannot start {spec.argv()[0]!r}: {exc.strerror}"))
+        shutil.rmtree(workdir, ignore_errors=True)
+        if exc.errno in _SHORTAGES:
+            task_status.started(_shortage(spec, exc))
+        else:
+            task_status.started(BotStartup(f"cannot start {spec.argv()[0]!r}: {exc.strerror}"))
         return
     if guard is not None:
         guard.watch(process.pid)  # its process group id: it leads a new session
     assert process.stdout is not None and process.stderr is not None
     bot = BotProcess(spec, process, LineReader(process.stdout, limits.line_bytes), limits)
+    bot.workdir = workdir if mode == "none" else None
     polite = True
+    tail = bytearray()
     try:
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(_drain, process.stderr, log)
+            nursery.start_soon(_drain, process.stderr, log, tail)
             try:
                 line = await bot.ask(hello, trio.current_time() + limits.startup_ms / 1000)
                 bot.ready = protocol.check_ready(protocol.decode(line))
                 bot.hello_lines = (hello, line)
             except BotFault as fault:
                 polite = False
-                startup = BotStartup(await _startup_problem(process, fault, limits))
+                startup = BotStartup(await _startup_problem(process, fault, limits, tail))
                 task_status.started(startup)
                 nursery.cancel_scope.cancel()
                 return
@@ -372,9 +458,88 @@ async def host_bot(
     finally:
         if live is not None:
             live.discard(bot)
-        bot.ending = await _shutdown(process, limits.bye_ms, polite)
+        exited, left_behind = await _shutdown(process, limits.bye_ms, polite)
+        with trio.CancelScope(shield=True):
+            with trio.move_on_after(0.5):  # the last of stderr, with the keeper's report
+                await _drain(process.stderr, log, tail)
+            await process.stdout.aclose()  # its descriptors back at once, not at collection
+            await process.stderr.aclose()
+            await trio.to_thread.run_sync(shutil.rmtree, workdir, True)
+        left_behind = left_behind or keeper.LEFT_BEHIND in tail
+        bot.ending = _ending(polite, exited, left_behind, limits.bye_ms)
         if guard is not None:
             guard.forget(process.pid)
+
+
+def idle_cap() -> int:
+    """How many idle bot processes a referee keeps: what its descriptors allow.
+
+    Each costs about four descriptors; a quarter of the limit is left to them, the rest to
+    running games, results and logs.
+    """
+    return max(4, raise_open_files_limit() // 16)
+
+
+class IdleProcesses:
+    """The idle processes of all pools of one referee, least recently used first.
+
+    Beyond ``cap`` the least recently used one is closed, so a field of many bots at a high
+    ``jobs`` keeps a bounded number of processes and descriptors.
+    """
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._order: OrderedDict[BotProcess, list[BotProcess]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def put(self, bot: BotProcess, shelf: list[BotProcess]) -> None:
+        """Keep ``bot`` on its pool's ``shelf``, closing the oldest idle one if over the cap."""
+        shelf.append(bot)
+        self._order[bot] = shelf
+        while len(self._order) > self.cap:
+            oldest, its_shelf = self._order.popitem(last=False)
+            its_shelf.remove(oldest)
+            oldest.close()
+
+    def take(self, shelf: list[BotProcess]) -> BotProcess | None:
+        """The most recently idle process of a pool's ``shelf``, if any."""
+        if not shelf:
+            return None
+        bot = shelf.pop()
+        del self._order[bot]
+        return bot
+
+    def drop(self, shelf: list[BotProcess]) -> None:
+        """Close every process of ``shelf`` (a pool being closed)."""
+        for bot in shelf:
+            self._order.pop(bot, None)
+            bot.close()
+        shelf.clear()
+
+    def shed(self) -> None:
+        """Close every idle process: the referee is short of descriptors or memory."""
+        for bot, shelf in self._order.items():
+            shelf.remove(bot)
+            bot.close()
+        self._order.clear()
+
+
+_SHARED_IDLE: trio.lowlevel.RunVar[IdleProcesses] = trio.lowlevel.RunVar("arena_idle")
+
+
+def shared_idle() -> IdleProcesses:
+    """The idle processes of this trio run (every pool of a league shares them)."""
+    try:
+        return _SHARED_IDLE.get()
+    except LookupError:
+        idle = IdleProcesses(idle_cap())
+        _SHARED_IDLE.set(idle)
+        return idle
+
+
+_START_TRIES = 7  # a referee short of resources retries after 0.2 s, 0.4 s ... 6.4 s
 
 
 class BotPool:
@@ -388,6 +553,7 @@ class BotPool:
         log: StderrLog,
         nursery: trio.Nursery,
         guard: Watchdog | None = None,
+        idle: IdleProcesses | None = None,
     ) -> None:
         self.spec = spec
         self._hello = hello
@@ -395,9 +561,12 @@ class BotPool:
         self.log = log
         self._nursery = nursery
         self._guard = guard
+        self._idle_all = idle if idle is not None else shared_idle()
         self._idle: list[BotProcess] = []
         self._live: set[BotProcess] = set()
         self._spawned = 0
+        self._starting = 0
+        self._start_ended = trio.Event()
         self.start_failures = 0
         self.last_failure: str = ""
 
@@ -407,19 +576,48 @@ class BotPool:
         return self.start_failures >= self.spec.limits.max_start_failures
 
     async def acquire(self) -> BotProcess:
-        """An idle process, or a freshly started one; raises :class:`BotStartup`."""
-        if self._idle:
-            return self._idle.pop()
-        if self.disqualified:
-            raise BotDisqualified(f"disqualified after {self.start_failures} failed starts")
-        self._spawned += 1
-        workdir = self._workroot / f"{_safe(self.spec.name)}-{self._spawned}"
-        outcome = await self._nursery.start(
-            host_bot, self.spec, self._hello, workdir, self.log, self._guard, self._live
-        )
+        """An idle process, or a freshly started one.
+
+        Raises :class:`BotStartup` when it cannot start (counted: ``max_start_failures``
+        disqualify, exactly, however many games ask at once) and
+        :class:`~arena.errors.ResourceShortage` when the referee itself cannot start a
+        process even after waiting (never counted against the bot).
+        """
+        while True:
+            bot = self._idle_all.take(self._idle)
+            if bot is not None:
+                return bot
+            if self.disqualified:
+                raise BotDisqualified(f"disqualified after {self.start_failures} failed starts")
+            if self.start_failures + self._starting < self.spec.limits.max_start_failures:
+                break
+            await self._start_ended.wait()  # a start in flight may yet disqualify the bot
+        self._starting += 1
+        try:
+            outcome = await self._start()
+        finally:
+            self._starting -= 1
+            self._start_ended.set()
+            self._start_ended = trio.Event()
         if isinstance(outcome, BotFault):
             self.start_failures += 1
             self.last_failure = str(outcome)
+            raise outcome
+        return outcome
+
+    async def _start(self) -> BotProcess | BotFault:
+        """One start, retried while the referee is short of descriptors, memory or pids."""
+        for attempt in range(_START_TRIES):
+            self._spawned += 1
+            workdir = self._workroot / f"{_safe(self.spec.name)}-{self._spawned}"
+            outcome = await self._nursery.start(
+                host_bot, self.spec, self._hello, workdir, self.log, self._guard, self._live
+            )
+            if not isinstance(outcome, ResourceShortage) or attempt + 1 == _START_TRIES:
+                break
+            self._idle_all.shed()  # their descriptors come back as they end
+            await trio.sleep(0.2 * 2**attempt)
+        if isinstance(outcome, ResourceShortage):
             raise outcome
         return outcome
 
@@ -429,13 +627,13 @@ class BotPool:
         if bot.broken or bot.exit_code() is not None or bot.reader.pending():
             bot.close()
         else:
-            self._idle.append(bot)
+            self._idle_all.put(bot, self._idle)
 
     def close_all(self) -> None:
         """End every process of this bot, idle or not: call it when no game runs any more."""
-        for bot in [*self._live, *self._idle]:
+        for bot in self._live:
             bot.close()
-        self._idle.clear()
+        self._idle_all.drop(self._idle)
 
 
 def _safe(name: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 import trio
 
 from arena.config import BotSpec
-from arena.errors import BotFault
+from arena.errors import BotFault, ResourceShortage
 from arena.game.botproc import BotPool, BotProcess, StderrLog, host_bot
 from arena.game.watchdog import Watchdog
 
@@ -43,10 +43,11 @@ class BotHost:
 
     async def start(self, bot: BotSpec, hello: bytes, log: StderrLog) -> BotProcess:
         """One process of ``bot`` outside any pool, handshaken; raises the fault that
-        prevented it (a :class:`~arena.errors.BotStartup`)."""
+        prevented it (a :class:`~arena.errors.BotStartup`, or the referee's own
+        :class:`~arena.errors.ResourceShortage`)."""
         workdir = self.workroot / f"single-{len(self._singles)}"
         outcome = await self._nursery.start(host_bot, bot, hello, workdir, log, self._guard)
-        if isinstance(outcome, BotFault):
+        if isinstance(outcome, BotFault | ResourceShortage):
             raise outcome
         self._singles.append(outcome)
         return outcome

@@ -3,7 +3,8 @@
 The referee keeps each seat's clock (per-decision limit plus an overage bank), turns every
 fault into a verdict and applies the league's policy: ``random`` plays a seeded random legal
 action for that decision (the bot is told with ``substituted``); ``forfeit`` hands the seat
-to the seeded random policy for the rest of the game and ranks it last. It records moves as
+to the seeded random policy for the rest of the game and ranks it last (a resignation is
+always a forfeit). It records moves as
 indices into the legal lists, so a stored game replays from its seed alone.
 """
 
@@ -15,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from arena.config import Limits, Policy
-from arena.errors import BotDisqualified, BotFault
-from arena.game.seats import Seat
+from arena.errors import BotDisqualified, BotFault, Resigned
+from arena.game.seats import Seat, Watcher
 from arena.game.spec import GameSpec, bot_seed
 from arena.record import Forfeit, GameRecord, SeatRecord
 from engines.base import Action, Engine, State, derive_rng
@@ -110,6 +111,8 @@ async def play_game(
 
     for position, (player, clock) in enumerate(zip(seats, clocks, strict=True)):
         clock.bank_ms = max(0.0, clock.bank_ms - max(0.0, player.startup_charge_ms()))
+        if isinstance(player, Watcher):
+            player.watch(spec.id, state)
         try:
             await player.start(spec.id, position, players, bot_seed(spec.seed, position))
         except BotFault as fault:
@@ -136,7 +139,7 @@ async def play_game(
                 clock.fault(fault, step)
                 if fault.verdict == "timeout":
                     clock.bank_ms = 0.0  # the decision used its own time and the whole bank
-                if policy.for_verdict(fault.verdict) == "forfeit":
+                if isinstance(fault, Resigned) or policy.for_verdict(fault.verdict) == "forfeit":
                     clock.forfeit_for(fault)
                 else:
                     index = fallback[seat].randrange(len(legal))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import trio
 
@@ -19,7 +19,7 @@ from arena.config import Limits
 from arena.errors import BotProtocolError, BotStartup, BotTimeout
 from arena.game.botproc import BotPool, BotProcess
 from arena.sdk import Choose, GameInfo
-from engines.base import Engine
+from engines.base import Engine, State
 
 Action = dict[str, Any]
 
@@ -50,6 +50,17 @@ class Seat(Protocol):
     async def substituted(self, game: str, step: int, action: Action, reason: str) -> None: ...
 
     async def end(self, game: str, result: dict[str, Any], observation: dict[str, Any]) -> None: ...
+
+
+@runtime_checkable
+class Watcher(Protocol):
+    """A seat that runs in the referee's process and may look at the live game state.
+
+    The human seat is one: it draws the table with the engine's ``render(seat)``, which
+    shows only what that seat may know. The referee calls ``watch`` once, before ``start``.
+    """
+
+    def watch(self, game: str, state: State) -> None: ...
 
 
 class ProcessSeat:
@@ -109,6 +120,7 @@ class ProcessSeat:
 
     async def end(self, game: str, result: dict[str, Any], observation: dict[str, Any]) -> None:
         await self.bot.send(protocol.encode(protocol.end(game, result, observation)))
+        self.bot.check_disk()  # a bot that filled its folder is charged with this game
 
 
 class FunctionSeat:
@@ -214,12 +226,12 @@ async def take_seats(pools: Sequence[BotPool], *, record: bool = False) -> list[
     return seats
 
 
-def give_back(seats: Sequence[Seat], pools: Sequence[BotPool], *, finished: bool) -> None:
+def give_back(seats: Sequence[Seat], pools: Sequence[BotPool | None], *, finished: bool) -> None:
     """Return each seat's process to its pool after a game.
 
     A game cut off mid-way leaves a question unanswered: its processes are never reused.
     """
     for seat, pool in zip(seats, pools, strict=False):
-        if isinstance(seat, ProcessSeat):
+        if isinstance(seat, ProcessSeat) and pool is not None:
             seat.bot.broken = seat.bot.broken or not finished
             pool.release(seat.bot)

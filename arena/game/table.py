@@ -8,7 +8,7 @@ plays the game and gives the processes back: the one step a league, a cluster wo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,8 @@ from arena.record import GameRecord
 from engines.base import Engine
 
 Transcript = list[tuple[str, bytes]]  # ("to" | "from", line), as a seat sent and got them
+PersonSeats = Callable[[str, str, GameSpec], Seat]
+"""``factory(name, engine, spec)``: the seat of a person (``cmd = "human"``) in one game."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,10 @@ class Played:
 
 @dataclass
 class Table:
-    """Plays games of ``engine`` with seats taken from ``pools`` (one per bot name)."""
+    """Plays games of ``engine`` with seats taken from ``pools`` (one per bot name).
+
+    A seated name without a pool is a person's: ``people`` makes their seat for each game.
+    """
 
     engine: Engine
     options: Mapping[str, Any]
@@ -45,11 +50,20 @@ class Table:
     policy: Policy
     pools: Mapping[str, BotPool]
     transcripts: bool = False
+    people: PersonSeats | None = None
 
     async def play(self, spec: GameSpec, on_step: StepHook | None = None) -> Played:
         """Play ``spec``; a game cut off (cancelled) never gives its processes back for reuse."""
-        pools = [self.pools[name] for name in spec.seating]
-        seats = await take_seats(pools, record=self.transcripts)
+        pools = [self.pools.get(name) for name in spec.seating]
+        taken = iter(await take_seats([p for p in pools if p], record=self.transcripts))
+        seats: list[Seat] = []
+        for name, pool in zip(spec.seating, pools, strict=True):
+            if pool is not None:
+                seats.append(next(taken))
+            elif self.people is not None:
+                seats.append(self.people(name, self.engine.name, spec))
+            else:
+                raise KeyError(f"no bot pool and no person seats for {name!r}")
         finished = False
         try:
             record = await play_game(

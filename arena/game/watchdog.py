@@ -4,7 +4,10 @@ Bot processes are started from trio's worker threads, so ``PR_SET_PDEATHSIG`` (w
 when the *thread* that forked the child exits) cannot tie them to the referee. Instead the
 referee starts one small watchdog from its main thread and tells it, over a pipe, the
 process group of every bot it starts and ends. When that pipe reaches end-of-file (the
-referee exited, however it exited) the watchdog kills every group still registered.
+referee exited, however it exited) the watchdog ends every group still registered: first a
+SIGTERM to its leader, the bot's keeper (:mod:`arena.game.keeper`), which kills every
+descendant of the bot, also those that left the group; then, after at most two seconds, a
+SIGKILL to the whole group.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import sys
 from types import TracebackType
 
 _GUARD = r"""
-import os, signal, sys
+import os, signal, sys, time
 signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the referee's to handle
 groups = set()
 for line in sys.stdin:
@@ -25,6 +28,15 @@ for line in sys.stdin:
         groups.discard(-pgid)
 for pgid in groups:
     try:
+        os.kill(pgid, signal.SIGTERM)
+    except OSError:
+        pass
+deadline = time.monotonic() + 2
+for pgid in groups:
+    try:
+        while time.monotonic() < deadline:
+            os.killpg(pgid, 0)
+            time.sleep(0.02)
         os.killpg(pgid, signal.SIGKILL)
     except OSError:
         pass

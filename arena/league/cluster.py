@@ -98,7 +98,7 @@ def connect(workers: int | None, scheduler: str | None) -> Iterator[Client]:
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",  # any free port: never a clash with 8787
                 silence_logs=logging.ERROR,
             )
         finally:
@@ -183,6 +183,11 @@ class _ClusterRun:
                 self._submit_next(client, finished, in_flight)
         except (KeyboardInterrupt, _Stopped):
             self.outcome.interrupted = True
+        except ImportError as exc:  # raised where the scheduler or a worker unpickles
+            raise ClusterError(
+                f"the cluster cannot load the arena ({exc}): install tabletop-arena[cluster], "
+                "the client's version, on the scheduler and every worker (docs/scaling.md)"
+            ) from None
         except KilledWorker as exc:
             raise ClusterError(
                 f"a block was lost with every worker that tried it ({exc}); see the workers' logs"
@@ -191,7 +196,9 @@ class _ClusterRun:
             with _signals_held():
                 if in_flight:
                     client.cancel(list(in_flight))
-                with contextlib.suppress(ValueError):  # stopped before it was registered
+                # ValueError: stopped before it was registered; OSError: the scheduler is
+                # gone (its workers then close, and their plugins close the pools)
+                with contextlib.suppress(ValueError, OSError):
                     client.unregister_worker_plugin(self.plugin)
         self.outcome.stopped_early = self.feed.stop_reason
         if isinstance(self.feed, SprtFeed):

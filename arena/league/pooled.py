@@ -20,7 +20,7 @@ from arena.config import BotSpec, LeagueConfig
 from arena.game.botproc import StderrLog
 from arena.game.hosting import BotHost
 from arena.game.seats import hello_line
-from arena.game.table import Table
+from arena.game.table import PersonSeats, Table
 
 
 def league_table(
@@ -29,14 +29,17 @@ def league_table(
     logs: Callable[[BotSpec], StderrLog] | None = None,
     *,
     transcripts: bool = False,
+    people: PersonSeats | None = None,
 ) -> Table:
     """A table for ``config``'s games: its engine, options, clock and policy, and a pool in
     ``host`` for each of its bots (stderr to ``logs(bot)``, default: dropped; with
-    ``transcripts`` every seat records the lines it sent and got)."""
+    ``transcripts`` every seat records the lines it sent and got). The seats of people
+    (``cmd = "human"``) have no pool: ``people`` makes them."""
     engine = engines.get(config.engine)
     hello = hello_line(engine, config.options, config.limits)
     pools = {
         bot.name: host.pool(bot, hello, logs(bot) if logs is not None else None)
         for bot in config.bots
+        if not bot.is_human
     }
-    return Table(engine, config.options, config.limits, config.policy, pools, transcripts)
+    return Table(engine, config.options, config.limits, config.policy, pools, transcripts, people)

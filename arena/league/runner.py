@@ -18,10 +18,11 @@ from pathlib import Path
 import trio
 
 from arena.config import BotSpec, LeagueConfig
+from arena.errors import ConfigError
 from arena.game.botproc import StderrLog
 from arena.game.hosting import BotHost, hosting
 from arena.game.spec import GameSpec
-from arena.game.table import Table
+from arena.game.table import PersonSeats, Table
 from arena.league.pooled import league_table
 from arena.league.schedule import iter_blocks
 from arena.league.store import ResultsDir, Warn
@@ -78,12 +79,22 @@ async def run_league(
     progress: ProgressHook | None = None,
     say: Warn | None = None,
     transcripts: bool = False,
+    people: PersonSeats | None = None,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder``; see the module docstring.
 
     ``say`` hears status lines: each step of a sequential test, and stored lines that are
     not games (skipped).
+
+    A league with a person in it (``cmd = "human"``) needs ``people``, the factory of their
+    seats (the terminal lives in a higher layer); give it ``jobs = 1`` so that one person
+    never has two games in front of them at once.
     """
+    if config.people and people is None:
+        raise ConfigError(
+            f'{config.source}: {", ".join(config.people)} (cmd = "human") can only play '
+            "in a league run from a terminal with arena run"
+        )
     store = ResultsDir(folder)
     stored = store.open(config.to_toml(), fresh=fresh, warn=say)
     feed = SprtFeed(config, say) if config.mode == "sprt" else BlockFeed.for_config(config)
@@ -95,6 +106,7 @@ async def run_league(
             {record.id: record for record in stored},
             progress,
             transcripts,
+            people,
         )
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async with hosting() as host:
@@ -115,6 +127,7 @@ class _LeagueRun:
         stored: dict[str, GameRecord],
         progress: ProgressHook | None,
         transcripts: bool,
+        people: PersonSeats | None = None,
     ) -> None:
         self.config = config
         self.store = store
@@ -122,11 +135,14 @@ class _LeagueRun:
         self.stored = stored
         self.progress = progress
         self.transcripts = transcripts
+        self.people = people
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
         self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
 
     async def play(self, host: BotHost, signals: AsyncIterator[int], jobs: int) -> None:
-        table = league_table(self.config, host, self._log, transcripts=self.transcripts)
+        table = league_table(
+            self.config, host, self._log, transcripts=self.transcripts, people=self.people
+        )
         async with trio.open_nursery() as games:
             games.start_soon(self._watch_signals, signals, games.cancel_scope)
             slots = trio.Semaphore(jobs)

@@ -8,6 +8,7 @@ percentiles. Compliant means: it started, and no game recorded any verdict again
 from __future__ import annotations
 
 import math
+import re
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from arena.config import BotSpec, Limits, Policy, parse_command
 from arena.errors import BotStartup
 from arena.game.botproc import ENDED_CLEANLY, BotProcess, StderrLog
 from arena.game.hosting import hosting
+from arena.game.sandbox import resolve as resolve_sandbox
 from arena.game.seats import ProcessSeat, hello_line
 from arena.game.spec import GameSpec, block_seed
 from arena.game.table import Played, Table
@@ -67,6 +69,7 @@ async def check_bot(
     seed: int,
     limits: Limits,
     say: Callable[[str], None],
+    sandbox: str = "auto",
 ) -> CheckReport:
     """Run the check; ``say`` receives each report line as it is known.
 
@@ -80,8 +83,10 @@ async def check_bot(
         say(line)
 
     hello = hello_line(engine, options, limits)
-    candidate = BotSpec("candidate", parse_command(command), limits)
-    opponent = BotSpec("random", parse_command("python -m bots.random"), limits)
+    candidate = BotSpec("candidate", parse_command(command), limits, sandbox=sandbox)
+    opponent = BotSpec("random", parse_command("python -m bots.random"), limits, sandbox=sandbox)
+    confined = resolve_sandbox(sandbox) == "bwrap"
+    note(f"info  sandbox: {'bubblewrap' if confined else 'none (process group and limits)'}")
     with tempfile.TemporaryDirectory(prefix="arena-check-") as work:
         log = StderrLog(Path(work) / "candidate.log", limits.stderr_bytes)
         async with hosting() as host:
@@ -124,6 +129,8 @@ async def check_bot(
                 f"first {log.cap} are kept in a league's log",
                 problem=True,
             )
+        if confined:
+            _sandbox_denials(log, note)
         if report.problems:
             _stderr_tail(log, note)
     if report.think_ms:
@@ -166,3 +173,28 @@ def _stderr_tail(log: StderrLog, note: Callable[..., None], lines: int = 10) -> 
         note("      last lines the bot wrote to stderr:")
         for line in tail:
             note(f"      | {line[:200]}")
+
+
+# what a program says when the sandbox hides a file, refuses a write or has no network
+DENIED = re.compile(
+    r"Permission denied|Read-only file system|No space left on device|Network is unreachable"
+    r"|Temporary failure in name resolution|Operation not permitted|No such file or directory"
+)
+
+
+def _sandbox_denials(log: StderrLog, note: Callable[..., None], most: int = 5) -> None:
+    """Report the bot's stderr lines that look like the sandbox said no (as far as it shows:
+    the sandbox itself logs nothing; a bot that hides its errors hides these too)."""
+    if log.path is None or not log.path.exists():
+        return
+    lines = log.path.read_text(encoding="utf-8", errors="replace").splitlines()
+    denied = [line for line in lines if DENIED.search(line)]
+    if not denied:
+        return
+    note(
+        f"warn  sandbox: {len(denied)} line(s) of the bot's stderr look like the sandbox "
+        "refused something (it shows only the system, the bot's folder and a private /tmp; "
+        "no network; see docs/robustness.md):"
+    )
+    for line in denied[:most]:
+        note(f"      | {line[:200]}")

@@ -8,7 +8,7 @@ from typing import Any
 from arena.config import BotSpec, Limits, Policy
 from arena.game.hosting import hosting
 from arena.game.referee import StepHook
-from arena.game.seats import hello_line
+from arena.game.seats import Seat, hello_line
 from arena.game.spec import GameSpec
 from arena.game.table import Table
 from arena.record import GameRecord
@@ -23,10 +23,16 @@ async def play_match(
     limits: Limits,
     policy: Policy,
     on_step: StepHook | None = None,
+    person: tuple[int, Seat] | None = None,
 ) -> GameRecord:
     """Start one process per seat, play one game, end every process; return the record.
 
-    ``options`` are resolved ones (:func:`arena.config.check_game`)."""
+    ``options`` are resolved ones (:func:`arena.config.check_game`). ``person`` seats
+    someone who is not a process (the human seat) at that position; the bots fill the other
+    seats in order."""
+    names = [bot.name for bot in bots]
+    if person is not None:
+        names.insert(person[0], person[1].name)
     hello = hello_line(engine, options, limits)
     spec = GameSpec(
         id=f"play-{seed}",
@@ -34,8 +40,11 @@ async def play_match(
         block=0,
         rotation=0,
         seed=seed,
-        seating=tuple(bot.name for bot in bots),
+        seating=tuple(names),
     )
     async with hosting("arena-play-") as host:
-        table = Table(engine, options, limits, policy, {b.name: host.pool(b, hello) for b in bots})
+        pools = {b.name: host.pool(b, hello) for b in bots}
+        table = Table(engine, options, limits, policy, pools)
+        if person is not None:
+            table.people = lambda name, engine, spec: person[1]
         return (await table.play(spec, on_step)).record

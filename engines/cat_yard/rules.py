@@ -15,6 +15,7 @@ Decisions: every decision with exactly one legal action is applied by the engine
 from __future__ import annotations
 
 import random
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -789,41 +790,74 @@ class CatYardState(GameState):
         return f"seat {self.current} {describe_action(action, self.yard)}"
 
     def render(self, seat: int | None) -> str:
-        """The table as text; ``seat=None`` also shows the hidden deck and stack order."""
+        """The table as text, at most 100 columns; ``seat`` is marked "you".
+
+        Everything on the table is public; the bait deck and the cat stack are face down
+        (their sizes are shown). ``seat=None`` also shows their order.
+        """
+
+        def who(s: int | None) -> str:
+            return "unowned" if s is None else f"seat {s}" + (" (you)" if s == seat else "")
+
+        if self.phase is _OVER:
+            doing = "game over"
+        else:
+            doing = f"{who(self.current)} to move: {_PHASE_WORDS[self.phase]}"
+        trigger = "; the end is triggered: this round is the last" if self.end_triggered else ""
         lines = [
-            f"Cat Yard  round {self.round}  target {self.target}  "
-            f"{'game over' if self.phase is _OVER else f'seat {self.current} to move'}"
-            f"  phase {self.phase.value}  main action {self.main_action}"
-            + ("  (end triggered)" if self.end_triggered else ""),
-            "yard: " + "  ".join(f"[{s}] {_cat_text(c)}" for s, c in enumerate(self.yard)),
-            f"cat stack: {len(self.cat_stack)} tiles"
-            + (f", top shows {CAT_POINTS[self.cat_stack[-1]]} pt" if self.cat_stack else ""),
+            f"Cat Yard - round {self.round}, first to {self.target} points{trigger}",
+            doing,
+            "Yard (lure a cat by paying its cost with bait cards from your cushion):",
         ]
+        for slot, cat in enumerate(self.yard):
+            lines.append(f"  slot {slot}: {_cat_words(cat)}")
+        top = f"; the top tile shows {CAT_POINTS[self.cat_stack[-1]]} pt" if self.cat_stack else ""
+        lines.append(f"Cat stack: {len(self.cat_stack)} tiles, face down{top}")
+        lines.append("Cushions (field 0 is the arrow field, marked >):")
         for pos in range(CUSHIONS):
-            owner = self.owner[pos]
-            who = f"seat {owner}" if owner is not None else "unowned"
-            cells = "  ".join(
-                f"{f}{'>' if f == ARROW else ':'}{_card_text(c)}"
+            guard = ", protected" if self.protected[pos] else ""
+            cells = "   ".join(
+                f"{f}{'>' if f == ARROW else ':'} {_bait_words(c)}"
                 for f, c in enumerate(self.cushions[pos])
             )
-            lines.append(
-                f"cushion {pos} ({who}{', protected' if self.protected[pos] else ''}): {cells}"
-            )
+            owner = "you" if self.owner[pos] == seat is not None else who(self.owner[pos])
+            head = f"  cushion {pos} ({owner}{guard}):"
+            if len(head) + 2 + len(cells) <= 100:
+                lines.append(f"{head}  {cells}")
+            else:
+                lines += [head, f"      {cells}"]
+        lines.append("Players (cats marked * have used their ability):")
         for s in range(self.players):
             cats = ", ".join(f"{c}{'*' if self.used[c] else ''}" for c in self.owned[s]) or "-"
-            lines.append(f"seat {s}: {self.points(s)} pt, cats {cats}  (* = used)")
-        lines.append(f"deck: {len(self.deck)} cards; discard: {len(self.discard)} cards")
+            lines.append(f"  {who(s)}: {self.points(s)} pt; cats {cats}")
+        lines.append(
+            f"Bait deck: {len(self.deck)} cards, face down; discard pile: {len(self.discard)} cards"
+        )
         if self.revealed or self.pending_dog or self.drawn:
-            shown = ", ".join(_card_text(c) for c in self.revealed) or "-"
-            lines.append(
-                f"revealed: {shown}"
-                + (f"; dog {self.pending_dog} waiting" if self.pending_dog else "")
-                + (f"; drawn {_card_text(self.drawn)}" if self.drawn else "")
-            )
+            shown = ", ".join(_bait_words(c) for c in self.revealed) or "-"
+            lines.append(f"Revealed this turn: {shown}")
+            if self.pending_dog:
+                lines.append("  A DOG came up: accept it (lose the revealed cards) or ignore it")
+            if self.drawn:
+                lines.append(f"  drawn by an ability: {_bait_words(self.drawn)}")
         if seat is None:
-            lines.append("deck top first: " + " ".join(str(c) for c in reversed(self.deck)))
-            lines.append("stack top first: " + " ".join(str(c) for c in reversed(self.cat_stack)))
+            lines += textwrap.wrap(
+                "deck top first: " + " ".join(str(c) for c in reversed(self.deck)), 100
+            )
+            lines += textwrap.wrap(
+                "stack top first: " + " ".join(str(c) for c in reversed(self.cat_stack)), 100
+            )
         return "\n".join(lines)
+
+
+_PHASE_WORDS: Final = {
+    _START: "gather bait or lure cats (free actions allowed)",
+    _GATHER_DECIDE: "gathering bait - reveal another card or stop",
+    _DOG: "a dog came up",
+    _PLACE: "put the revealed cards on your cushion",
+    _DRAW_PLACE: "put the drawn card on your cushion",
+    _POST: "main action done - free actions, more lures after a lure, or end the turn",
+}
 
 
 _DISPATCH: Final = {
@@ -913,6 +947,17 @@ _STRIP_TABLE: Final = bytes(x & ~(FIELD_BIT | WILD_BIT) for x in range(256))
 
 def _card_text(card: int) -> str:
     return f"{card}({BAIT[card].label()})" if card else "--"
+
+
+def _bait_words(card: int) -> str:
+    return f"{card} {BAIT[card].label()}" if card else "--"
+
+
+def _cat_words(cat: int) -> str:
+    if not cat:
+        return "empty"
+    tile = CATS[cat]
+    return f"cat {cat}, cost {'+'.join(tile.cost)}, {tile.points} pt, ability {tile.ability}"
 
 
 def _cat_text(cat: int) -> str:

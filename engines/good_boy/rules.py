@@ -18,6 +18,7 @@ Counts of tokens are lists of six ints in the order of :data:`KINDS`.
 from __future__ import annotations
 
 import random
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -447,35 +448,54 @@ class GoodBoyState(GameState):
         return f"{who} plays {action!r}"
 
     def render(self, seat: int | None) -> str:
+        """The table as text, at most 100 columns; ``seat`` is marked "you".
+
+        Everything is public but the order of the dog deck (its size is shown; ``None``
+        also shows the order).
+        """
+
+        def who(p: int) -> str:
+            return f"seat {p} (you)" if p == seat else f"seat {p}"
+
+        ending = ", END TRIGGERED: this round is the last" if self.end_triggered else ""
         lines = [
             f"Good Boy ({'hard' if self.hard else 'standard'}), round {self.round}, "
-            f"target {self.target}{', END TRIGGERED' if self.end_triggered else ''}",
-            f"pool  {_counts(self.pool)}",
+            f"target {self.target} pts{ending}",
+            f"pool (tokens left)  {_counts(self.pool)}",
         ]
         for b, dog in enumerate(self.boards):
             title = "(empty)" if dog is None else _dog_line(DOGS[dog])
             lines.append(f"board {b}: {title}")
             for p in range(self.n):
-                lines.append(f"    corner {p}: {_counts(self.corners[b][p])}")
+                owner = "your corner" if p == seat else f"seat {p}'s corner"
+                lines.append(f"    {owner}: {_counts(self.corners[b][p])}")
+        if not self.hard:
+            lines.append("players ([dog]/[cat]: the side of their token; on [cat] a cat busts):")
         for p in range(self.n):
             side = "" if self.hard else (" [cat]" if self.cat_side[p] else " [dog]")
             mark = ">" if p == self.current and self.phase is not Phase.OVER else " "
-            you = " (you)" if p == seat else ""
             dogs = ", ".join(DOGS[d].breed for d in self.claimed[p]) or "-"
-            lines.append(
-                f"{mark} seat {p}{you}{side}: {self.score(p)} pts; hand {_counts(self.hands[p])};"
-                f" dogs {dogs}"
+            lines += textwrap.wrap(
+                f"{mark} {who(p)}{side}: {self.score(p)} pts; hand {_counts(self.hands[p])};"
+                f" dogs {dogs}",
+                100,
+                subsequent_indent="      ",
             )
-        deck = f"deck {len(self.deck)} cards"
+        deck = f"deck {len(self.deck)} cards, face down"
         if seat is None:
-            deck += f" (top first: {self.deck})"
-        lines.append(deck)
+            deck += f" (top first: {' '.join(map(str, self.deck))})"
+        lines += textwrap.wrap(deck, 100)
         if self.phase is Phase.OVER:
-            lines.append(f"game over ({self.end}); ranks {self.result().ranks}")
+            lines.append(f"game over ({self.end})")
         else:
             roll = "-" if self.last_roll is None else _roll_text(self.last_roll)
-            pending = " ".join(_symbol_name(s) for s in self.pending) or "-"
-            lines.append(f"phase {self.phase}, roll {self.rolls}: {roll}; pending {pending}")
+            doing = {
+                Phase.ROLL: "roll the dice or stop",
+                Phase.RESOLVE: "choose a token for the roll",
+                Phase.ASSIGN: "put tokens from the hand into corners",
+                Phase.CLAIM: "claim a dog",
+            }[self.phase]
+            lines.append(f"{who(self.current)} to move: {doing} (roll {self.rolls}: {roll})")
         return "\n".join(lines)
 
 
@@ -497,7 +517,7 @@ def _symbol_name(symbol: int) -> str:
 
 
 def _counts(counts: list[int]) -> str:
-    return " ".join(f"{KINDS[k]}:{c}" for k, c in enumerate(counts) if c) or "-"
+    return " ".join(f"{KINDS[k]}:{c}" for k, c in enumerate(counts) if c) or "none"
 
 
 def _dog_line(dog: Dog) -> str:

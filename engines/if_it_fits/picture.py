@@ -8,16 +8,21 @@ characters (``C0`` = a cat of seat 0); ``Pr`` is a Princess lying on a seam.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 
 from engines.if_it_fits.geometry import E, N, S, W, slot_xy
 
 WIDTH, HEIGHT = 7, 4
 MARGIN = 6
-LEGEND = (
-    "legend: ===== / | wall, ----- / : open side, Cn awake cat of seat n on a seam, "
-    "zzn sleeping cat of seat n, Pr Princess; contents y yarn, m mouse, f fish, "
-    "p feather, * special toy, ! spray"
+COLUMNS = 13  # slots side by side in one band: 6 + 13 * 7 = 97 columns of text
+LEGEND = "\n".join(
+    textwrap.wrap(
+        "legend: ===== and | are walls, ----- and : open sides; Cn = an awake cat of seat n on "
+        "a seam, zzn = a sleeping cat of seat n, Pr = a Princess; toys: y yarn, m mouse, "
+        "f fish, p feather, * special toy, ! spray bottle",
+        100,
+    )
 )
 
 
@@ -25,9 +30,30 @@ def draw_layout(
     cards: Mapping[int, tuple[str, str, int]],
     seams: Mapping[int, str],
 ) -> str:
-    """Draw ``cards`` (slot -> (label, second line, open mask)) and seam labels (2 chars)."""
+    """Draw ``cards`` (slot -> (label, second line, open mask)) and seam labels (2 chars).
+
+    A layout more than :data:`COLUMNS` slots wide is drawn in bands of columns, one below
+    the other, so that no line is longer than 100 characters.
+    """
     if not cards:
         return "(empty layout)"
+    xs = [slot_xy(code)[0] for code in cards]
+    low, high = min(xs), max(xs)
+    bands = []
+    for start in range(low, high + 1, COLUMNS):
+        stop = start + COLUMNS
+        inside = {c: v for c, v in cards.items() if start <= slot_xy(c)[0] < stop}
+        band = _draw_band(inside, {c: v for c, v in seams.items() if start <= slot_xy(c)[0] < stop})
+        if high - low >= COLUMNS:
+            band = f"(columns x={start} to x={min(stop, high + 1) - 1})\n{band}"
+        bands.append(band)
+    return "\n".join([*bands, LEGEND])
+
+
+def _draw_band(cards: Mapping[int, tuple[str, str, int]], seams: Mapping[int, str]) -> str:
+    """One band of columns (at most :data:`COLUMNS` wide)."""
+    if not cards:
+        return "(no cards in these columns)"
     xs = [slot_xy(code)[0] for code in cards]
     ys = [slot_xy(code)[1] for code in cards]
     x0, y0 = min(xs), min(ys)
@@ -52,4 +78,4 @@ def draw_layout(
         put(y * HEIGHT + 1, 0, f"y={y + y0}")
     header = " " * MARGIN + "".join(f"x={x + x0}".ljust(WIDTH) for x in range(columns))
     body = ["".join(line).rstrip() for line in canvas]
-    return "\n".join([header, *body, LEGEND])
+    return "\n".join([header, *body])

@@ -39,6 +39,8 @@ from engines.if_it_fits.geometry import (
     Box,
     E,
     Layout,
+    N,
+    S,
     W,
     edge_mask,
     rotate,
@@ -530,26 +532,31 @@ class IfItFitsState(GameState):
         }
         seams = {code: f"C{cat_owner(cat)}" for code, cat in self.awake.items()}
         seams.update((code, "Pr") for code in self.seam_princess)
+
+        def who(s: int) -> str:
+            return f"seat {s} (you)" if s == seat else f"seat {s}"
+
+        doing = "game over" if self.phase == OVER else f"{who(self.current)} to move"
         lines = [
             draw_layout(cards, seams),
-            "game over"
-            if self.phase == OVER
-            else f"phase {self.phase}, seat {self.current} to move, deck {len(self.deck)}",
-            "cat supply: " + ", ".join(f"seat {s}: {len(c)}" for s, c in enumerate(self.supply)),
+            f"{doing}; deck {len(self.deck)} cards, face down; discard pile {len(self.discard)}",
         ]
         for s, hand in enumerate(self.hands):
             if seat is None or seat == s:
-                lines.append(f"seat {s} hand: {' '.join(CARD_IDS[c] for c in hand) or '-'}")
+                shown = " ".join(CARD_IDS[c] for c in hand) or "empty"
             else:
-                lines.append(f"seat {s} hand: {len(hand)} cards")
+                shown = f"{len(hand)} card(s), hidden"
+            lines.append(f"{who(s)}: hand {shown}; cats in supply {len(self.supply[s])}")
+            if seat == s:
+                lines += [f"    {_card_words(card)}" for card in hand]
         if self.pending is not None:
-            lines.append(f"being played: {CARD_IDS[self.pending]}")
+            lines.append(f"being played: {_card_words(self.pending)}")
         for box in sorted(self.layout.boxes.values(), key=_first):
             if any(box.cats):
-                lines.append(
-                    f"box at {_slot_json(box.first)}: cats {box.cats} value {box_value(box)}"
-                    f"{' closed' if box.open_sides == 0 else ''}"
-                )
+                x, y = _slot_json(box.first)
+                cats = ", ".join(f"{who(s)} {n}" for s, n in enumerate(box.cats) if n)
+                closed = "closed" if box.open_sides == 0 else "open"
+                lines.append(f"box at ({x}, {y}), {closed}: worth {box_value(box)}; cats: {cats}")
         return "\n".join(lines)
 
 
@@ -587,6 +594,23 @@ def _picture_cell(card: int, mask: int) -> tuple[str, str, int]:
     row = data.CARDS[card]
     letters = "".join(k * n for k, n in zip("ymfp", row.toys, strict=True))
     return row.id, letters + "*" * row.special + "!" * row.spray, mask
+
+
+def _card_words(card: int) -> str:
+    """A hand card for a person: its toys, and its open sides at each rotation."""
+    if KINDS[card] == data.PRINCESS:
+        return f"{CARD_IDS[card]} (a Princess: sends a rival's cat in the layout back home)"
+    if KINDS[card] not in BOX_TYPES:
+        return CARD_IDS[card]
+    _label, toys, mask = _picture_cell(card, MASKS[card])
+
+    def sides(open_mask: int) -> str:
+        return "".join(
+            name for bit, name in ((N, "N"), (E, "E"), (S, "S"), (W, "W")) if bit & open_mask
+        )
+
+    turned = "" if SYMMETRIC[card] else f", rot 1 (turned) open {sides(rotate(mask, 1)) or 'none'}"
+    return f"{CARD_IDS[card]} (toys {toys or 'none'}; rot 0 open {sides(mask) or 'none'}{turned})"
 
 
 def _first(box: Box) -> int:

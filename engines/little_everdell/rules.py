@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 
@@ -641,39 +642,77 @@ class LittleEverdellState(GameState):
         return f"{who}: {action!r}"
 
     def render(self, seat: int | None) -> str:
-        """Text picture of the table; only the deck order is hidden, shown for ``None``."""
+        """Text picture of the table, at most 100 columns; ``seat`` is marked "you".
+
+        Only the deck order is hidden (its size is shown); ``None`` also shows the next cards.
+        """
+        acting = "game over" if self.over else f"{_who(self.to_move(), seat)} to move"
         lines = [
-            f"My Lil' Everdell: round {self.round}/{ROUNDS}, turn {self.turn}/"
-            f"{TURNS_PER_ROUND * self.n}, first player seat {self.first}"
-            + (" (game over)" if self.over else f", seat {self.to_move()} to move"),
-            "dice:  "
-            + "  ".join(
-                f"{DIE_SPACES[i]}=[{face}: {gain_text(DIE_FACES[face])}]"
-                + ("" if self.dice_occ[i] is None else f" <- seat {self.dice_occ[i]}")
-                for i, face in enumerate(self.dice)
-            ),
-            "top:   " + "  ".join(f"{s}: {occ}" for s, occ in self.top.items()),
-            "meadow:",
+            f"My Lil' Everdell - round {self.round} of {ROUNDS}, turn {self.turn} of "
+            f"{TURNS_PER_ROUND * self.n}; first player {_who(self.first, seat)}; {acting}",
+            "Resource dice:",
         ]
+        for i, face in enumerate(self.dice):
+            occupant = self.dice_occ[i]
+            taken = "free" if occupant is None else f"friend of {_who(occupant, seat)}"
+            lines.append(f"  {DIE_SPACES[i]}: face {face} = {gain_text(DIE_FACES[face])} ({taken})")
+        top = "; ".join(
+            f"{space}: {', '.join(_who(s, seat) for s in occ) or '-'}"
+            for space, occ in self.top.items()
+        )
+        lines += _wrap(f"Top spaces (+1 of their resource; friends there): {top}")
+        lines.append("Meadow (buy at most one card a turn):")
         for slot, uid in enumerate(self.meadow, start=1):
-            mark = " (Coltsfoot friend)" if slot - 1 in self.princess_slots else ""
-            text = "-" if uid is None else f"{card_label(uid)} cost {cost_text(CARD_OF[uid])}"
-            lines.append(f"  {slot}. {text}{mark}")
-        lines.append(f"deck: {len(self.deck)} cards")
+            mark = " (a Coltsfoot friend sits here)" if slot - 1 in self.princess_slots else ""
+            if uid is None:
+                text = "empty"
+            else:
+                card = CARD_OF[uid]
+                text = f"{card_label(uid)} cost {cost_text(card)}: {ability_text(card)}"
+            lines += textwrap.wrap(f"  {slot}. {text}{mark}", 100, subsequent_indent="     ")
+        hidden = "" if seat is None else ", face down (order hidden)"
+        lines.append(f"Deck: {len(self.deck)} cards{hidden}")
         if seat is None and self.deck:
             lines.append("  next: " + ", ".join(reversed(self.deck[-5:])))
-        lines.append(
-            "parades: " + "  ".join(f"{pid} {stack}" for pid, stack in self.stacks.items())
+        lines.append("Parade tokens left, per goal:")
+        lines += _wrap(
+            "   ".join(
+                f"{_PARADE_WORDS[pid]}: {' '.join(map(str, stack)) or 'none'}"
+                for pid, stack in self.stacks.items()
+            ),
+            "  ",
         )
         for i, player in enumerate(self.players):
-            name = f"seat {i}" + (f" ({self.automa})" if i == self.automa_seat else "")
-            res = " ".join(f"{r}={n}" for r, n in zip(RESOURCES, player.res, strict=True))
-            lines.append(
-                f"{name}: {res} tokens={player.tokens} friends={player.friends} "
-                f"parades={player.parades} points={score_parts(player)['total']}"
+            name = _who(i, seat) + (f" (automa {self.automa})" if i == self.automa_seat else "")
+            res = ", ".join(f"{r} {n}" for r, n in zip(RESOURCES, player.res, strict=True))
+            lines += _wrap(
+                f"{name}: {res}; point tokens {player.tokens}; friends to place "
+                f"{player.friends}; {score_parts(player)['total']} points so far"
             )
-            lines.append("  cards: " + (", ".join(map(card_label, player.cards)) or "-"))
+            if player.parades:
+                won = ", ".join(f"{_PARADE_WORDS[p]} ({v})" for p, v in player.parades.items())
+                lines += _wrap(f"parades: {won}", "  ")
+            lines += _wrap("cards: " + (", ".join(map(card_label, player.cards)) or "-"), "  ")
         return "\n".join(lines)
+
+
+_PARADE_WORDS = {
+    "constructions": "5 constructions",
+    "critters": "5 critters",
+    "colors": "all 5 colours",
+    "same_color": "3 of one colour",
+}
+
+
+def _who(seat: int | None, viewer: int | None) -> str:
+    return "you" if seat == viewer and seat is not None else f"seat {seat}"
+
+
+def _wrap(text: str, indent: str = "") -> list[str]:
+    """``text`` in lines of at most 100 columns; later lines indented two more spaces."""
+    return textwrap.wrap(
+        text, 100, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False
+    )
 
 
 # -- pure helpers -----------------------------------------------------------------------------
@@ -777,6 +816,34 @@ def gain_text(gain: Gain) -> str:
 def cost_text(card: Card) -> str:
     parts = [f"{n} {r}" for r, n in zip(RESOURCES, card.cost, strict=True) if n]
     return "+".join(parts) or "free"
+
+
+def ability_text(card: Card) -> str:
+    """What a card does, in a few words (spec section 2.6 vocabulary)."""
+    ability = card.ability
+    when = {"green": "each harvest and now", "brown": "now", "red": "a friend here gets"}
+    code = ability.code
+    if code == "gain":
+        return f"{when.get(card.colour, 'gives')} {gain_text(ability.gain)}".replace(
+            "any", "any resource"
+        )
+    if code == "discount":
+        return f"your {ability.kind}s cost 1 {RESOURCES[ability.resource]} less"
+    if code == "on_buy":
+        return f"each {ability.kind} you buy gives {gain_text(ability.gain)}"
+    if code == "on_parade":
+        return f"each parade token you take gives {ability.n} point tokens"
+    if code == "colors_now":
+        return "now 1 point token per colour among your cards"
+    if code == "copy_die":
+        return "a friend here copies any die's face"
+    if code == "activate_green":
+        return f"a friend here activates {ability.n} of your green cards"
+    if code == "end_per":
+        return f"at the end {ability.n} point per {ability.colour} card of yours"
+    if code == "end_per_parade":
+        return f"at the end {ability.n} points per parade token of yours"
+    return "points only"
 
 
 def card_label(uid: str) -> str:

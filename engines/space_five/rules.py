@@ -17,6 +17,7 @@ Chance (all from ``State.rng``, a ``random.Random(seed)``), in this order:
 from __future__ import annotations
 
 import random
+import textwrap
 from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -734,22 +735,48 @@ class SpaceFiveState(GameState):
         return f"{seat}: {action!r}"
 
     def render(self, seat: int | None) -> str:
-        acting = "game over" if self.outcome else f"seat {self.active} to act"
-        lines = [
-            f"Space Five - round {self.round + 1}/{self.rounds}, turn {self.turn}, "
-            f"phase {self.phase.value}, {acting}"
-        ]
+        """Text picture of the table, at most 100 columns; ``seat``'s own hand is shown, every
+        other hand, every stack and the box only by size (``None``: every hand)."""
+
+        def who(s: int) -> str:
+            return f"seat {s} (you)" if s == seat else f"seat {s}"
+
+        if self.outcome is not None:
+            doing = "game over"
+        else:
+            doing = f"{who(self.active)} to act: {self._doing()}"
+        lines = [f"Space Five - round {self.round + 1} of {self.rounds}, turn {self.turn}", doing]
+        lines.append("Layout (x to the right, y downward; * = placed this turn):")
         lines += render_layout(self.layout, set(self.placed))
         for s in range(self.players):
             hand = self.hands[s]
-            shown = " ".join(NAMES[c] for c in hand) if seat in (None, s) else "??"
-            lines.append(f"seat {s}: hand [{shown}] ({len(hand)}), stack {len(self.stacks[s])}")
-        lines.append(f"box {len(self.box)}")
+            if seat in (None, s):
+                shown = f"hand {' '.join(NAMES[c] for c in hand) or '-'}"
+            else:
+                shown = f"hand {len(hand)} card(s), hidden"
+            lines.append(f"{who(s)}: {shown}; stack {len(self.stacks[s])} card(s), face down")
+        lines.append(f"box (out of the game): {len(self.box)} card(s), face down")
         if self.solo:
-            lines.append(f"discard pile {' '.join(NAMES[c] for c in self.discard) or '-'}")
+            pile = " ".join(NAMES[c] for c in self.discard) or "-"
+            lines += textwrap.wrap(f"discard pile (face up): {pile}", 100)
         if self.outcome is not None:
-            lines.append(f"result: {self._result_view()}")
+            view = self._result_view()
+            left = ", ".join(f"seat {s} {n}" for s, n in enumerate(view["remaining"]))
+            lines.append(f"result: {view['reason'].replace('_', ' ')}; cards left: {left}")
         return "\n".join(lines)
+
+    def _doing(self) -> str:
+        """What the active player is in the middle of, in words."""
+        if self.phase is _PLACING:
+            return f"placing cards ({len(self.placed)} placed)"
+        if self.phase is _EXCHANGE_SELECT:
+            picked = " ".join(NAMES[c] for c in self.picked) or "none yet"  # at most 5
+            return f"picking cards to exchange (picked: {picked})"
+        if self.phase is _BONUS:
+            return f"bonus discards ({self.bonus_left} left)"
+        if self.phase is _SOLO_DISCARD:
+            return "no play of 3 cards: discarding down to 2"
+        return "play or exchange"
 
     # -- hidden information -----------------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> SpaceFiveState:
@@ -1000,13 +1027,15 @@ def render_layout(layout: Layout, highlight: set[Cell] | None = None) -> list[st
     xs = [x for x, _ in layout]
     ys = [y for _, y in layout]
     marks = highlight or set()
-    header = "      " + "".join(f"{x:>4}" for x in range(min(xs), max(xs) + 1))
+    # four columns a cell, three when that would be wider than 100 columns
+    width = 4 if 6 + 4 * (max(xs) - min(xs) + 1) <= 100 else 3
+    header = "x =   " + "".join(f"{x:>{width}}" for x in range(min(xs), max(xs) + 1))
     rows = [header]
     for y in range(min(ys), max(ys) + 1):
         cells = []
         for x in range(min(xs), max(xs) + 1):
             code = layout.get((x, y))
             text = " ." if code is None else NAMES[code]
-            cells.append(f"{text}{'*' if (x, y) in marks else ' '}".rjust(4))
+            cells.append(f"{text}{'*' if (x, y) in marks else ' '}".rjust(width))
         rows.append(f"y{y:>4} " + "".join(cells))
     return rows

@@ -8,6 +8,7 @@ marker and find leftover processes with ``ps``.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -52,3 +53,14 @@ def serve(
             if on_bye is not None:
                 on_bye()
             return
+
+
+def report_identity(who: str) -> None:
+    """Say on stderr where this process lives, for tests that check nothing is left:
+    ``identity: <who> pid=.. pgid=.. sid=.. cwd=..`` (inside a sandbox these are the
+    sandbox's own numbers and paths)."""
+    pid = os.getpid()
+    sys.stderr.write(
+        f"identity: {who} pid={pid} pgid={os.getpgid(0)} sid={os.getsid(0)} cwd={os.getcwd()}\n"
+    )
+    sys.stderr.flush()

@@ -1,0 +1,199 @@
+"""The bubblewrap sandbox a bot runs in, and what ``sandbox = "auto"`` turns into.
+
+A sandboxed bot sees a minimal file system: the system's programs and libraries read-only
+(``/usr`` and its ``/bin``, ``/lib`` links, a few files of ``/etc`` the dynamic linker
+needs), the interpreter that runs the arena, the bot's own folder and the Python packages
+it is started from (read-only), and a private, size-bounded, writable ``/tmp`` that is its
+working directory, ``HOME`` and ``TMPDIR``. Nothing else of the host: no home folders, no
+other bots, no results folder. It has its own pid, network (no interface but a downed
+loopback), IPC and UTS namespaces. When the referee runs as root the bot runs as user and
+group 65534 (nobody) with one capability, to read (never write) whatever is in its view, so
+that a bot folder only root may read still works. ``docs/robustness.md`` lists it all.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from arena.errors import ConfigError
+
+NOBODY = 65534
+HOME = "/tmp"  # the bot's working directory, HOME and TMPDIR inside the sandbox
+_SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+_ETC = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/localtime",
+    "/etc/ssl",  # certificates and openssl.cnf (node reads it at start-up)
+)
+_warned: list[str] = []
+
+
+@functools.cache
+def unusable_reason() -> str:
+    """Empty when bubblewrap can sandbox a bot on this machine, else why it cannot."""
+    if shutil.which("bwrap") is None:
+        return "bubblewrap is not installed (apt-get install bubblewrap)"
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
+        return "setpriv (util-linux) is missing: a root referee needs it to drop to nobody"
+    try:
+        probe = subprocess.run(
+            wrap(["true"], disk_mb=1, packages=()),
+            capture_output=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap does not run here ({exc})"
+    if probe.returncode != 0:
+        said = probe.stderr.decode(errors="replace").strip().splitlines()
+        return f"bubblewrap cannot create a sandbox here ({said[-1] if said else 'no message'})"
+    return ""
+
+
+def resolve(requested: str) -> str:
+    """``"bwrap"`` or ``"none"`` for a requested ``sandbox`` value.
+
+    ``"auto"`` falls back to ``"none"`` with a warning (once per process) where bubblewrap
+    cannot run; an explicit ``"bwrap"`` that cannot run is the organiser's error.
+    """
+    if requested == "none":
+        return "none"
+    reason = unusable_reason()
+    if not reason:
+        return "bwrap"
+    if requested == "bwrap":
+        raise ConfigError(f'sandbox = "bwrap": {reason}; or set sandbox = "none"')
+    if not _warned:
+        _warned.append(reason)
+        sys.stderr.write(
+            f"arena: warning: {reason}: bots run WITHOUT the sandbox (only process groups and "
+            'resource limits confine them); set sandbox = "none" to silence this\n'
+        )
+    return "none"
+
+
+def wrap(argv: list[str], *, disk_mb: int, packages: tuple[str, ...]) -> list[str]:
+    """``argv`` inside the sandbox. ``packages``: folders to show read-only at their paths."""
+    system: list[str] = ["--ro-bind", "/usr", "/usr"]
+    for path in _SYSTEM_LINKS:
+        if os.path.islink(path):
+            system += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            system += ["--ro-bind", path, path]
+    system += ["--perms", "0755", "--dir", "/etc"]
+    for path in _ETC:
+        system += ["--ro-bind-try", path, path]
+    shown = _shown(argv, packages)
+    # /tmp is mounted before anything shown below it, parents before children
+    early = [path for path in shown if not _below(path, HOME)]
+    late = [path for path in shown if _below(path, HOME)]
+    binds = [_binds(paths) for paths in (early, late)]
+    namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
+    namespaces.append("--unshare-cgroup-try")
+    if os.geteuid() == 0:
+        # root: no user namespace (it would map the bot back to root); drop to nobody inside,
+        # keeping only the right to read what is in view (a bot's folder may be root's own)
+        command = [
+            "setpriv",
+            f"--reuid={NOBODY}",
+            f"--regid={NOBODY}",
+            "--clear-groups",
+            "--inh-caps=-all,+dac_read_search",
+            "--ambient-caps=+dac_read_search",
+            "--bounding-set=-all,+dac_read_search",
+            "--",
+            *argv,
+        ]
+        for capability in ("CAP_SETUID", "CAP_SETGID", "CAP_DAC_READ_SEARCH"):
+            namespaces += ["--cap-add", capability]
+    else:
+        command = argv
+        namespaces.append("--unshare-user")
+    return [
+        "bwrap",
+        *system,
+        *binds[0],
+        "--dev", "/dev",
+        "--proc", "/proc",
+        "--perms", "1777", "--size", str(disk_mb << 20), "--tmpfs", HOME,
+        *binds[1],
+        "--chdir", HOME,
+        *namespaces,
+        "--die-with-parent",
+        "--",
+        *command,
+    ]  # fmt: skip
+
+
+def _shown(argv: list[str], packages: tuple[str, ...]) -> list[str]:
+    """The host paths a bot needs, outside ``/usr``: interpreter, program, its own folder
+    (its script's), files named on its command line, packages."""
+    wanted = {sys.prefix, sys.base_prefix, sys.exec_prefix, *packages}
+    program = shutil.which(argv[0]) if argv else None
+    if program is not None:
+        wanted.add(str(Path(program).parent))
+        wanted.add(str(Path(program).resolve().parent))
+    # the bot's own folder: that of its script, the first file named by a full path; any
+    # other file so named is shown alone (a folder named on the command line is not shown)
+    named = [arg for arg in argv[1:] if os.path.isabs(arg) and os.path.isfile(arg)]
+    if named:
+        wanted.add(str(Path(named[0]).parent))
+        wanted.update(named[1:])
+    existing = {os.path.normpath(path) for path in wanted if path and os.path.exists(path)}
+    # a folder inside another shown one is shown already; /usr is shown whole
+    kept = [
+        path
+        for path in existing
+        if not _below(path, "/usr")
+        and not any(other != path and _below(path, other) for other in existing)
+    ]
+    return sorted(kept, key=lambda path: (path.count("/"), path))
+
+
+def _binds(paths: list[str]) -> list[str]:
+    """Read-only binds of ``paths``, each parent folder made first so nobody may pass it
+    (bubblewrap would make them accessible to root only)."""
+    made = {"/", HOME, "/usr"}
+    flags: list[str] = []
+    for path in paths:
+        for parent in reversed(Path(path).parents):
+            if str(parent) not in made:
+                made.add(str(parent))
+                flags += ["--perms", "0755", "--dir", str(parent)]
+        flags += ["--ro-bind", path, path]
+    return flags
+
+
+def _below(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def python_packages(argv: list[str], cwd: str) -> tuple[str, ...]:
+    """The Python package folders a bot may import: the one ``-m pkg.mod`` starts, and
+    ``arena`` and ``engines`` (the SDK), from the working directory (first on the bot's
+    ``PYTHONPATH``) and from wherever this interpreter finds them."""
+    names = {"arena", "engines"}
+    if "-m" in argv[:-1]:
+        names.add(argv[argv.index("-m") + 1].split(".")[0])
+    found = set()
+    for name in names:
+        for candidate in (Path(cwd) / name, Path(cwd) / f"{name}.py"):
+            if candidate.exists():
+                found.add(os.path.abspath(candidate))
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None and spec.submodule_search_locations:
+            found.update(map(os.path.abspath, spec.submodule_search_locations))
+        elif spec is not None and spec.origin and os.path.isabs(spec.origin):
+            found.add(os.path.abspath(spec.origin))
+    return tuple(sorted(found))

@@ -1,0 +1,49 @@
+"""What a person needs to play a game at the terminal: how to play, and why it ended.
+
+Each engine package has a ``guide`` module defining ``GUIDE``; :func:`engines.guide`
+finds it. Bots never need this: it is the text behind the human seat's ``?`` and the
+one-line explanation printed when a game ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Who = Callable[[int], str]  # seat -> how to call it ("you", "seat 2 (greedy)")
+
+
+@dataclass(frozen=True)
+class Guide:
+    """``how_to_play``: a short text (at most 100 columns wide) in the spec's own words;
+    ``end_line(detail)``: one sentence saying which end condition finished a game, from
+    the ``detail`` of its :class:`~engines.base.Result`; ``narrate(event, who)``: one
+    observation event in words ("" for an event not worth telling a person)."""
+
+    how_to_play: str
+    end_line: Callable[[Mapping[str, Any]], str]
+    narrate: Callable[[Any, Who], str]
+
+
+def plain(event: Any) -> str:
+    """Any event as words when no better telling is known: values without JSON brackets."""
+    if isinstance(event, Mapping):
+        return ", ".join(f"{k.replace('_', ' ')} {plain(v)}" for k, v in event.items())
+    if isinstance(event, list | tuple):
+        return " ".join(plain(v) for v in event)
+    return str(event).replace("_", " ")
+
+
+def their(name: str) -> str:
+    """The possessive for a seat as :data:`Who` names it: "your" for "you", else "their"."""
+    return "your" if name == "you" else "their"
+
+
+def seats_text(seats: list[int]) -> str:
+    """``[0, 2]`` -> ``"seats 0 and 2"``."""
+    if not seats:
+        return "nobody"
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
