@@ -224,7 +224,9 @@ def play_scripted(answers: list[str], policy: Policy) -> tuple[GameRecord, Scrip
     ]
     game = engines.get("good-boy")
     record = trio.run(
-        lambda: play_game(game, {}, spec, seats, Limits(move_ms=1, bank_ms=0), policy)
+        lambda: play_game(
+            game, game.check(2, {}), spec, seats, Limits(move_ms=1, bank_ms=0), policy
+        )
     )
     return record, console
 
