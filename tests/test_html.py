@@ -162,7 +162,7 @@ def test_replay_show_narrates_every_move(league: Path) -> None:
     assert result.exit_code == 0, result.output
     moves = [line for line in result.output.splitlines() if line[:4].strip().isdigit()]
     assert len(moves) == len(record.moves)
-    assert "Space Five - round 1/1" in result.output
+    assert "Space Five - round 1 of 1" in result.output
     assert result.output.rstrip().endswith(f"ranks {list(record.ranks)})")
 
 
