@@ -19,7 +19,7 @@ from typing import Any
 
 import engines
 from arena.errors import ConfigError
-from engines.base import Engine, OptionError, resolve_options
+from engines.base import Engine, OptionError
 
 MODES = ("round-robin", "gauntlet", "sprt")
 HUMAN = "human"  # cmd = "human": a person at the terminal plays this seat
@@ -378,19 +378,9 @@ def check_game(
                 f"{engine.min_players}..{engine.max_players}"
             )
         try:
-            resolved = _engine_check(engine, count, options)
+            resolved = engine.check(count, options)
         except OptionError as exc:
             raise ConfigError(f"options: {exc}") from None
-    return resolved
-
-
-def _engine_check(engine: Engine, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The engine's own check of its options for ``players`` seats (raises OptionError)."""
-    resolved = resolve_options(engine.option_specs(), options)
-    try:
-        engine.new_game(players, 0, resolved)  # options that depend on each other
-    except ValueError as exc:
-        raise OptionError(str(exc)) from None
     return resolved
 
 

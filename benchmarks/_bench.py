@@ -32,6 +32,7 @@ from arena import protocol
 from arena.league.runner import run_league
 from arena.record import GameRecord
 from engines.base import Engine
+from engines.testing import new_game
 
 HERE = Path(__file__).resolve().parent
 TRIVIAL_BOT = HERE / "trivial_bot.py"
@@ -47,7 +48,7 @@ def load_engines(wanted: Sequence[str] | None = None) -> dict[str, Engine]:
     for name in wanted or engines.names():
         try:
             engine = engines.get(name)
-            engine.new_game(max(2, engine.min_players), 1, {})
+            new_game(engine, max(2, engine.min_players), 1)
         except Exception as exc:
             print(f"skipping engine {name}: {type(exc).__name__}: {exc}", file=sys.stderr)
             continue
@@ -76,7 +77,7 @@ class IndexZeroGame:
 
 def index_zero_game(engine: Engine, players: int, seed: int = 1) -> IndexZeroGame:
     """Play the engine as the trivial bot does (always index 0), encoding each act line."""
-    state = engine.new_game(players, seed, {})
+    state = new_game(engine, players, seed)
     lines: list[bytes] = []
     while (seat := state.to_move()) is not None:
         legal = state.legal_actions()

@@ -25,7 +25,6 @@ import argparse  # noqa: E402
 
 import engines  # noqa: E402
 from arena import protocol  # noqa: E402
-from engines.base import resolve_options  # noqa: E402
 
 TRIVIAL_BOT = Path(__file__).resolve().parent / "trivial_bot.py"
 
@@ -33,7 +32,7 @@ TRIVIAL_BOT = Path(__file__).resolve().parent / "trivial_bot.py"
 def blocking_loop(engine_name: str, players: int, games: int, seed: int = 1) -> tuple[int, float]:
     """Play ``games`` games; return (decisions, seconds spent playing them)."""
     engine = engines.get(engine_name)
-    options = resolve_options(engine.option_specs(), {})
+    options = engine.check(players, {})
     bots = [
         subprocess.Popen(
             [sys.executable, str(TRIVIAL_BOT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE

@@ -44,7 +44,8 @@ from arena import protocol  # noqa: E402
 from arena.sdk import GameInfo  # noqa: E402
 from benchmarks import _bench  # noqa: E402
 from bots.ismcts import Search, random_playout  # noqa: E402
-from engines.base import Engine, resolve_options  # noqa: E402
+from engines.base import Engine  # noqa: E402
+from engines.testing import new_game  # noqa: E402
 
 
 @dataclass
@@ -75,7 +76,7 @@ def play(engine: Engine, players: int, seed: int, tally: Tally, keep: bool = Fal
     """One seeded random game, timing each part the referee does per decision."""
     clock = time.perf_counter
     t0 = clock()
-    state = engine.new_game(players, seed, {})
+    state = new_game(engine, players, seed)
     tally.setup += clock() - t0
     rng = random.Random(seed)
     game = f"bench-{seed}"
@@ -132,7 +133,7 @@ def profile(engine: Engine, players: int, seconds: float) -> None:
 def search_rates(engine: Engine, players: int, seconds: float) -> dict[str, Any]:
     """Search costs at seat 0's decisions of seeded random games (see the module doc)."""
     clock = time.perf_counter
-    options = resolve_options(engine.option_specs(), {})
+    options = engine.check(players, {})
     spent = {"sample": 0.0, "clone": 0.0, "full": 0.0, "capped": 0.0}
     counts = {"sample": 0, "clone": 0, "full": 0, "capped": 0}
     seed = 1

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DRIVER = """
 import sys
 import engines
-engines._MODULES["toy"] = "tests.toy_engine"
+engines.register("toy", "tests.toy_engine")
 from arena.cli import main
 main(sys.argv[1:])
 """

@@ -39,7 +39,7 @@ def _deals(count: int) -> list[tuple[int, tuple[int, ...], tuple[float, ...], tu
     engine = engines.get(ENGINE)
     found = []
     for seed in range(count):
-        state = engine.new_game(2, seed, {})
+        state = engine.new_game(2, seed, engine.check(2, {}))
         rng = random.Random(seed)
         moves = []
         while state.to_move() is not None:

@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bank-ms", default="1,50,100", help="comma-separated bank sizes")
     parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1))
     args = parser.parse_args(argv)
-    engines._MODULES["toy"] = "tests.toy_engine"
+    engines.register("toy", "tests.toy_engine")
     os.chdir(ROOT)
     total_timeouts = 0
     with tempfile.TemporaryDirectory(prefix="arena-timeouts-") as tmp:

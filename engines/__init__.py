@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from engines.guides import Guide
     from engines.svgkit import Picture as Picture
 
-# engine name -> module that defines ENGINE
+# engine name -> module that defines ENGINE (a new game adds its line here)
 _MODULES: dict[str, str] = {
     "cat-yard": "engines.cat_yard",
     "good-boy": "engines.good_boy",
@@ -38,6 +38,19 @@ class UnknownEngine(KeyError):
 
     def __str__(self) -> str:
         return f"unknown engine {self.name!r}; valid engines: {', '.join(names())}"
+
+
+def register(name: str, module: str) -> None:
+    """Register an engine outside this list (a test's, a plug-in's): ``module`` is the
+    import path of a module that defines ``ENGINE``, imported on first use."""
+    if name in _MODULES and _MODULES[name] != module:
+        raise ValueError(f"engine {name!r} is already registered as {_MODULES[name]}")
+    _MODULES[name] = module
+
+
+def unregister(name: str) -> None:
+    """Forget an engine registered with :func:`register` (no error if it is unknown)."""
+    _MODULES.pop(name, None)
 
 
 def names() -> list[str]:

@@ -5,21 +5,24 @@ actions (plain JSON objects), applies one, and builds per-seat observations. Cha
 inside the state: a :class:`random.Random` seeded by ``new_game`` and consumed in a fixed
 order, so a seed plus the chosen actions replays a game exactly.
 
-:class:`GameState` is the shared bookkeeping every engine builds on: the step counter, the
-history of chosen action indices, and the one checked door :meth:`GameState.apply`. A game
-writes only :meth:`~GameState._legal` (its candidate generator), :meth:`~GameState._play`
-(its transition) and the observation/result/determinize/describe/render methods.
+:class:`EngineBase` gives every engine the same :meth:`~EngineBase.check` of a player count
+and options. :class:`GameState` is the shared bookkeeping every state builds on: the history
+of chosen action indices, the checked doors :meth:`~GameState.apply` and
+:meth:`~GameState.apply_index`, the seeded RNG, and a :meth:`~GameState.clone` driven by
+the fields each game declares. :class:`EventLog` keeps the public events and, per seat,
+where its next observation starts. A game writes only :meth:`~GameState._legal` (its
+candidate generator), :meth:`~GameState._play` (its transition) and the
+observation/result/determinize/describe/render methods.
 
 Nothing here imports the referee; the referee never imports a game's rules.
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 Action = dict[str, Any]
 
@@ -27,7 +30,9 @@ __all__ = [
     "Action",
     "ActionKey",
     "Engine",
+    "EngineBase",
     "EngineError",
+    "EventLog",
     "GameState",
     "IllegalAction",
     "OptionError",
@@ -35,8 +40,8 @@ __all__ = [
     "Result",
     "State",
     "action_key",
+    "declared_fields",
     "derive_rng",
-    "play_random",
     "ranks_from_scores",
     "resolve_options",
     "utility",
@@ -112,7 +117,8 @@ class Result:
 
     ``scores`` are the game's own points per seat; ``ranks`` are places (1 = best, tied seats
     share a place, the next place skips: 1, 1, 3). ``detail`` is JSON-ready extra information
-    (score breakdowns, the end condition, an automa's score).
+    (score breakdowns, an automa's score). Every engine sets ``detail["end"]``: why the game
+    ended, a snake_case word its README lists, or ``"unfinished"`` for a game not over.
     """
 
     scores: list[float]
@@ -135,9 +141,57 @@ def ranks_from_scores(keys: Sequence[Any]) -> list[int]:
 
 
 def derive_rng(seed: int, *labels: str | int) -> random.Random:
-    """A random generator determined by ``seed`` and labels, the same on every platform."""
+    """A random generator determined by ``seed`` and labels, the same on every platform.
+
+    Without labels it is ``random.Random(seed)`` (cat-yard and space-five deal from it).
+    """
+    if not labels:
+        return random.Random(seed)
     text = ":".join(str(part) for part in (seed, *labels))
     return random.Random(text)
+
+
+class EventLog(list[Any]):
+    """The public events of a game, and where each seat's next observation starts.
+
+    An observation carries "the events since this seat last acted": the engine calls
+    :meth:`mark` when a seat acts (before logging its action to show the seat its own
+    action back, after it to leave it out; each engine's README says which) and puts
+    :meth:`since` into the observation. Events are never changed once logged. The events
+    every seat has been shown are dropped in batches (``trim_at`` of them at a time), so the
+    log stays about a round long and a clone copies little. It is a list of the events still
+    kept: ``log.append(event)`` logs one. A test that reads the whole history sets
+    ``trim_at = 0`` (keep everything).
+    """
+
+    __slots__ = ("base", "marks", "trim_at")
+
+    def __init__(self, seats: int) -> None:
+        super().__init__()
+        self.base = 0  # the number of events dropped so far (the index of self[0])
+        self.marks = [0] * seats  # per seat: the index of the first event it has not seen
+        self.trim_at = 32
+
+    def mark(self, seat: int) -> None:
+        """``seat``'s next observation starts with the next event logged."""
+        marks = self.marks
+        marks[seat] = self.base + len(self)
+        seen = min(marks) - self.base
+        if seen >= self.trim_at > 0:
+            del self[:seen]
+            self.base += seen
+
+    def since(self, seat: int) -> list[Any]:
+        """The events logged since ``seat``'s mark (a new list; do not change the events)."""
+        return self[self.marks[seat] - self.base :]
+
+    def copy(self) -> EventLog:
+        twin = EventLog.__new__(EventLog)
+        twin.extend(self)
+        twin.base = self.base
+        twin.marks = self.marks[:]
+        twin.trim_at = self.trim_at
+        return twin
 
 
 @runtime_checkable
@@ -147,6 +201,7 @@ class State(Protocol):
     def to_move(self) -> int | None: ...
     def legal_actions(self) -> list[Action]: ...
     def apply(self, action: Action) -> None: ...
+    def apply_index(self, index: int) -> None: ...
     def observation(self, seat: int) -> dict[str, Any]: ...
     def result(self) -> Result: ...
     def clone(self) -> State: ...
@@ -156,7 +211,12 @@ class State(Protocol):
 
 
 class Engine(Protocol):
-    """A rules engine: metadata, declared options, and a factory of states."""
+    """A rules engine: metadata, declared options, and a factory of states.
+
+    :meth:`check` validates a player count and options once (for a league file, a command
+    line) and returns the resolved options; :meth:`new_game` takes only such resolved
+    options and does not check them again.
+    """
 
     name: str
     title: str
@@ -165,6 +225,7 @@ class Engine(Protocol):
     max_players: int
 
     def option_specs(self) -> Mapping[str, OptionSpec]: ...
+    def check(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]: ...
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> State: ...
     def sample_state(
         self,
@@ -176,21 +237,78 @@ class Engine(Protocol):
     ) -> State: ...
 
 
+class EngineBase:
+    """What every engine shares: :meth:`check` from the metadata and the option specs.
+
+    A game sets the metadata, writes :meth:`option_specs` and :meth:`new_game`, and
+    overrides :meth:`check_more` when options depend on each other or on the player count.
+    """
+
+    name: str
+    title: str
+    version: str
+    min_players: int
+    max_players: int
+
+    def option_specs(self) -> Mapping[str, OptionSpec]:
+        return {}
+
+    def check(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The resolved options for a game of ``players``; else :class:`OptionError`."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"the number of players must be an integer, got {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.name} takes {self.min_players}-{self.max_players} players, got {players}"
+            )
+        resolved = resolve_options(self.option_specs(), options)
+        self.check_more(players, resolved)
+        return resolved
+
+    def check_more(self, players: int, options: Mapping[str, Any]) -> None:
+        """Checks between resolved options and the player count (raise OptionError)."""
+
+
 class GameState:
     """Bookkeeping shared by every engine's state.
 
     Subclasses implement :meth:`to_move`, :meth:`_legal`, :meth:`_play`, and the
-    observation, result, determinize, describe and render methods. :meth:`apply` is the one
-    checked door; :meth:`apply_unchecked` serves play-outs, search and determinization.
+    observation, result, determinize, describe and render methods. :meth:`apply` and
+    :meth:`apply_index` are the checked doors.
+
+    **Copies.** A game declares every attribute its states hold in exactly one of four
+    class tuples, and :meth:`clone` copies by them: ``SHARED`` (immutable values, or
+    caches that are never changed once built), ``COPIED`` (``value.copy()``: flat lists,
+    dicts, sets, or objects with their own ``copy``), ``COPIED_ITEMS`` (a list or dict
+    whose items are copied with ``item.copy()``, e.g. a list of lists), ``COPIED_GRIDS``
+    (a list of lists whose items are copied with ``item.copy()``: three levels). An
+    attribute not declared makes :meth:`clone` raise, so a new field cannot be silently
+    shared between a state and its clone.
+
+    **Chance.** The constructor seeds the state's RNG once (``derive_rng(seed, *labels)``);
+    the game draws from :attr:`rng` in a fixed, documented order. A clone shares the RNG
+    until either side draws from it (copy on write: copying a Mersenne Twister costs more
+    than the rest of a clone).
     """
 
-    step: int
-    history: list[int]
+    SHARED: ClassVar[tuple[str, ...]] = ()
+    COPIED: ClassVar[tuple[str, ...]] = ()
+    COPIED_ITEMS: ClassVar[tuple[str, ...]] = ()
+    COPIED_GRIDS: ClassVar[tuple[str, ...]] = ()
+    # the bookkeeping of this class, copied by clone() itself
+    _BASE_FIELDS: ClassVar[tuple[str, ...]] = ("_moves", "_legal_cache", "_rng", "_rng_shared")
 
-    def __init__(self) -> None:
-        self.step = 0
-        self.history = []
-        self._legal_cache: list[Action] | None = None
+    _moves: tuple[Any, ...]  # the chosen indices as a chain (index, previous chain); () = none
+    _legal_cache: list[Action] | None
+    _rng: random.Random
+    _rng_shared: bool  # _rng may belong to a clone too: copy it before drawing
+
+    def __init__(self, seed: int, *labels: str | int) -> None:
+        """Start the bookkeeping; the state's RNG is ``derive_rng(seed, *labels)``."""
+        self._moves = ()
+        self._legal_cache = None
+        self._rng = derive_rng(seed, *labels)
+        self._rng_shared = False
 
     # -- what a game writes -------------------------------------------------------------
     def to_move(self) -> int | None:
@@ -204,7 +322,50 @@ class GameState:
         """Apply a legal action (already checked) and run any chance that follows."""
         raise NotImplementedError
 
+    # -- chance ---------------------------------------------------------------------------
+    @property
+    def rng(self) -> random.Random:
+        """The state's RNG, to draw one chance event from (do not keep a reference)."""
+        if self._rng_shared:
+            own = random.Random()
+            own.setstate(self._rng.getstate())
+            self._rng = own
+            self._rng_shared = False
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._rng_shared = False
+
+    def _reseed(self, rng: random.Random) -> None:
+        """For :meth:`determinize`: future chance re-drawn from ``rng`` (one 64-bit draw);
+        the legal list is recomputed (hidden cards may change it)."""
+        self.rng = random.Random(rng.getrandbits(64))
+        self._legal_cache = None
+
     # -- shared bookkeeping -------------------------------------------------------------
+    @property
+    def history(self) -> list[int]:
+        """The indices chosen so far, into each step's legal list (a new list)."""
+        out = []
+        moves = self._moves
+        while moves:
+            out.append(moves[0])
+            moves = moves[1]
+        out.reverse()
+        return out
+
+    @property
+    def step(self) -> int:
+        """The number of actions applied so far."""
+        count = 0
+        moves = self._moves
+        while moves:
+            count += 1
+            moves = moves[1]
+        return count
+
     def legal_actions(self) -> list[Action]:
         """The legal list (cached until the next action; treat it as read-only)."""
         if self.to_move() is None:
@@ -233,45 +394,66 @@ class GameState:
             raise IllegalAction(seat, index, "action index out of range")
         self._commit(index, legal[index])
 
-    def apply_unchecked(self, action: Action) -> None:
-        """Apply an action known to be legal, without the membership check."""
-        self._commit(-1, action)
-
     def _commit(self, index: int, action: Action) -> None:
         self._legal_cache = None
-        self.history.append(index)
-        self.step += 1
+        self._moves = (index, self._moves)
         self._play(action)
 
+    # -- copies ---------------------------------------------------------------------------
     def clone(self) -> Self:
-        """An independent deep copy (override for speed where it matters)."""
-        return copy.deepcopy(self)
+        """An independent copy, made by the declared fields (see the class docstring)."""
+        cls = type(self)
+        plan = _PLANS.get(cls) or _plan(cls)
+        mine = self.__dict__
+        if len(mine) != plan[0]:
+            raise TypeError(_undeclared(cls, mine))
+        twin = cls.__new__(cls)
+        new = twin.__dict__
+        new.update(mine)
+        for name in plan[1]:
+            new[name] = mine[name].copy()
+        for name in plan[2]:
+            value = mine[name]
+            if type(value) is dict:
+                new[name] = {key: item.copy() for key, item in value.items()}
+            else:
+                new[name] = [item.copy() for item in value]
+        for name in plan[3]:
+            new[name] = [[item.copy() for item in row] for row in mine[name]]
+        self._rng_shared = True
+        new["_rng_shared"] = True
+        return twin
 
-    def is_over(self) -> bool:
-        return self.to_move() is None
+
+# per state class: (number of attributes, COPIED, COPIED_ITEMS, COPIED_GRIDS)
+_Plan = tuple[int, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+_PLANS: dict[type, _Plan] = {}
 
 
-def play_random(
-    state: State,
-    rng: random.Random,
-    max_steps: int = 100_000,
-    on_step: Callable[[State], None] | None = None,
-) -> int:
-    """Play uniformly random legal actions until the game ends; return the number of steps.
+def _plan(cls: type[GameState]) -> _Plan:
+    names = [*declared_fields(cls, unique=False)]
+    if len(set(names)) != len(names):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise TypeError(f"{cls.__name__} declares {', '.join(twice)} more than once")
+    plan = _PLANS[cls] = (len(names), cls.COPIED, cls.COPIED_ITEMS, cls.COPIED_GRIDS)
+    return plan
 
-    Raises :class:`RuntimeError` if the game has not ended after ``max_steps`` (a bug: every
-    engine must guarantee an end). ``on_step`` is called with the state before each action.
-    """
-    steps = 0
-    while state.to_move() is not None:
-        if steps >= max_steps:
-            raise RuntimeError(f"game did not end within {max_steps} steps")
-        if on_step is not None:
-            on_step(state)
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
-        steps += 1
-    return steps
+
+def declared_fields(cls: type[GameState], unique: bool = True) -> Sequence[str]:
+    """Every attribute ``cls`` declares for :meth:`GameState.clone` (sorted when unique)."""
+    names = (*cls._BASE_FIELDS, *cls.SHARED, *cls.COPIED, *cls.COPIED_ITEMS, *cls.COPIED_GRIDS)
+    return sorted(set(names)) if unique else names
+
+
+def _undeclared(cls: type[GameState], attributes: Mapping[str, Any]) -> str:
+    declared = set(declared_fields(cls))
+    extra = sorted(set(attributes) - declared)
+    missing = sorted(declared - set(attributes))
+    return (
+        f"{cls.__name__}.clone: attributes not declared in SHARED, COPIED, COPIED_ITEMS or "
+        "COPIED_GRIDS: "
+        f"{extra or '-'}; declared but not set: {missing or '-'}"
+    )
 
 
 # -- what search needs ------------------------------------------------------------------

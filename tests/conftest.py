@@ -16,10 +16,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def toy_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def toy_engine() -> Iterator[str]:
     """Registers the tiny test engine as 'toy'."""
-    monkeypatch.setitem(engines._MODULES, "toy", "tests.toy_engine")
+    engines.register("toy", "tests.toy_engine")
     yield "toy"
+    engines.unregister("toy")
 
 
 @pytest.fixture

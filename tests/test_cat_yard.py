@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import pytest
 
 from engines.base import IllegalAction
-from engines.cat_yard import ENGINE
+from engines.cat_yard import CatYardEngine
 from engines.cat_yard.rules import (
     BAIT_IDS,
     CAT_IDS,
@@ -22,6 +22,9 @@ from engines.cat_yard.rules import (
     Phase,
     can_pay,
 )
+from engines.testing import new_game
+
+ENGINE = CatYardEngine()  # its own type: the tests read the state's fields
 
 Fields = Sequence[int | None]
 EMPTY: Fields = (None, None, None, None)
@@ -46,7 +49,7 @@ def table(
     not on a cushion or in ``discard``, in id order. Default yard cats cost 4 symbols, so
     they are out of reach unless a test says otherwise.
     """
-    state = ENGINE.new_game(players, 0, {})
+    state = new_game(ENGINE, players, 0, {})
     rows = cushions if cushions is not None else [EMPTY] * 4
     state.cushions = [[c or 0 for c in row] for row in rows]
     state.protected = [p in protected for p in range(4)]
@@ -389,7 +392,7 @@ def reference_setup(seed: int) -> tuple[list[int], list[int], list[int], list[in
 
 def test_s15_setup_with_a_dog() -> None:
     seed = next(s for s in range(1000) if _top_after_shuffle(s) in range(49, 56))
-    state = ENGINE.new_game(4, seed, {})
+    state = new_game(ENGINE, 4, seed, {})
     arrows, deck, yard, stack = reference_setup(seed)
     assert [state.cushions[p][0] for p in range(4)] == arrows
     assert all(not IS_DOG[c] for c in arrows)
@@ -512,7 +515,7 @@ def test_lure_not_offered_after_gathering() -> None:
 
 
 def test_long_variant_needs_fifteen_points() -> None:
-    state = ENGINE.new_game(4, 0, {"target": 15})
+    state = new_game(ENGINE, 4, 0, {"target": 15})
     assert state.target == 15
     state.owned[3] = [27, 28, 29]  # 12 points
     state.current = 3
@@ -557,7 +560,7 @@ def test_data_tables_match_the_spec() -> None:
 
 
 def test_observation_fields_and_hidden_order() -> None:
-    state = ENGINE.new_game(3, 5, {})
+    state = new_game(ENGINE, 3, 5, {})
     obs = state.observation(1)
     assert set(obs) == {
         "seat", "to_move", "phase", "round", "target", "end_triggered", "main_action",
@@ -575,7 +578,7 @@ def test_observation_fields_and_hidden_order() -> None:
 
 
 def test_events_since_the_seat_last_acted() -> None:
-    state = ENGINE.new_game(2, 3, {})
+    state = new_game(ENGINE, 2, 3, {})
     state.apply({"type": "gather"})
     finish_turn(state)
     events = state.observation(0)["events"]

@@ -13,9 +13,12 @@ from arena.game.local import play_local
 from bots import random as random_bot
 from bots.cat_yard_greedy import choose as greedy
 from engines.base import State
-from engines.cat_yard import ENGINE
+from engines.cat_yard import CatYardEngine
 from engines.cat_yard.rules import BAIT_IDS, CAT_IDS, CAT_POINTS, CatYardState, Phase
-from tests.engine_contract import check_contract, random_playout
+from engines.testing import check_contract, new_game, random_playout
+
+ENGINE = CatYardEngine()  # its own type: the tests read the state's fields
+
 
 VARIANTS = [{}, {"target": 15}]
 
@@ -67,7 +70,7 @@ def test_contract_long_variant(players: int) -> None:
 
 
 def test_determinize_reshuffles_hidden_order_only() -> None:
-    state = ENGINE.new_game(4, 11, {})
+    state = new_game(ENGINE, 4, 11, {})
     rng = random.Random(0)
     twins = [state.determinize(1, rng) for _ in range(5)]
     assert any(t.deck != state.deck for t in twins)
@@ -82,7 +85,7 @@ def test_determinize_reshuffles_hidden_order_only() -> None:
 
 def test_seed_and_moves_replay() -> None:
     state, moves = random_playout(ENGINE, 3, 42, {"target": 15})
-    replay = ENGINE.new_game(3, 42, {"target": 15})
+    replay = new_game(ENGINE, 3, 42, {"target": 15})
     for index in moves:
         replay.apply_index(index)
     assert replay.result() == state.result()
@@ -93,11 +96,11 @@ def test_options_and_player_counts_are_checked() -> None:
     from engines.base import OptionError
 
     with pytest.raises(OptionError):
-        ENGINE.new_game(2, 0, {"target": 0})
+        new_game(ENGINE, 2, 0, {"target": 0})
     with pytest.raises(OptionError):
-        ENGINE.new_game(2, 0, {"rounds": 3})
-    with pytest.raises(ValueError):
-        ENGINE.new_game(5, 0, {})
+        new_game(ENGINE, 2, 0, {"rounds": 3})
+    with pytest.raises(OptionError):
+        new_game(ENGINE, 5, 0, {})
 
 
 # -- the dog statistics -----------------------------------------------------------------
@@ -126,7 +129,7 @@ def test_dog_rate_matches_deck_composition() -> None:
     games = 6000
     counts: Counter[int] = Counter()
     for seed in range(games):
-        state = ENGINE.new_game(4, 10_000 + seed, {})
+        state = new_game(ENGINE, 4, 10_000 + seed, {})
         state.apply({"type": "gather"})
         revealed = 1
         while state.phase is Phase.GATHER_DECIDE:

@@ -127,7 +127,7 @@ DRIVER = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_NOFILE, (int(sys.argv[3]), int(sys.argv[4])))
 import engines
-engines._MODULES["toy"] = "tests.toy_engine"
+engines.register("toy", "tests.toy_engine")
 from arena.cli import main
 main(["run", sys.argv[1], "--out", sys.argv[2], "--jobs", sys.argv[5]])
 """

@@ -6,7 +6,7 @@ import pytest
 
 import engines
 from engines.base import resolve_options
-from tests.engine_contract import check_contract
+from engines.testing import check_contract
 
 CASES = [
     (name, players)

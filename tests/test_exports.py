@@ -8,6 +8,7 @@ import sys
 import arena
 import engines
 import engines.base
+import engines.testing
 from arena import errors, protocol
 
 
@@ -49,7 +50,9 @@ def test_engine_contract_exports() -> None:
         "Action",
         "ActionKey",
         "Engine",
+        "EngineBase",
         "EngineError",
+        "EventLog",
         "GameState",
         "IllegalAction",
         "OptionError",
@@ -57,11 +60,18 @@ def test_engine_contract_exports() -> None:
         "Result",
         "State",
         "action_key",
+        "declared_fields",
         "derive_rng",
-        "play_random",
         "ranks_from_scores",
         "resolve_options",
         "utility",
+    ]
+    assert sorted(engines.testing.__all__) == [
+        "check_clone_independent",
+        "check_contract",
+        "new_game",
+        "perft",
+        "random_playout",
     ]
     assert engines.names() == [
         "cat-yard",

@@ -1,27 +1,57 @@
 """Known answers: every engine still plays its golden game and perft counts exactly.
 
 A failure after an intended rules change: bump the engine's version and regenerate with
-``python -m tests.golden.make_golden``.
+``python -m tests.golden.make_golden``. The message names the first step that differs,
+the action played there and which parts of the observation (or the legal list) changed.
 """
 
 from __future__ import annotations
 
-import json
+from typing import Any
 
 import pytest
 
 import engines
-from tests.golden.make_golden import known_answers, path_for
+from tests.golden.make_golden import known_answers, path_for, read
+
+
+def first_difference(fresh: list[dict[str, Any]], stored: list[dict[str, Any]]) -> str | None:
+    """A readable account of the first step that differs, or None."""
+    for now, then in zip(fresh[1:], stored[1:], strict=False):
+        if now == then:
+            continue
+        if "end" in now or "end" in then:
+            return f"the end differs: now {now.get('end', now)}, stored {then.get('end', then)}"
+        parts = now["parts"]
+        changed = sorted(
+            key for key in {*parts, *then["parts"]} if parts.get(key) != then["parts"].get(key)
+        )
+        return (
+            f"step {then['step']} (seat {then['seat']}, stored action: {then['says']}): "
+            f"changed {', '.join(changed) or 'the action chosen'}; now seat {now['seat']} "
+            f"with {now['legal']} legal actions (stored {then['legal']}), "
+            f"action now: {now['says']}"
+        )
+    if len(fresh) != len(stored):
+        return f"the play-through has {len(fresh) - 2} steps, stored {len(stored) - 2}"
+    return None
 
 
 @pytest.mark.parametrize("name", engines.names())
 def test_engine_matches_its_known_answers(name: str) -> None:
-    stored = json.loads(path_for(name).read_text())
+    if not path_for(name).exists():
+        pytest.skip(f"no known answers for {name}: run python -m tests.golden.make_golden")
+    stored = read(name)
     fresh = known_answers(name)
-    assert fresh["version"] == stored["version"], "engine version changed: regenerate"
-    assert fresh["perft"] == stored["perft"]
-    for step, (now, then) in enumerate(
-        zip(fresh["play_through"], stored["play_through"], strict=False)
-    ):
-        assert now == then, f"first difference at step {step}"
-    assert len(fresh["play_through"]) == len(stored["play_through"])
+    assert fresh[0]["version"] == stored[0]["version"], "engine version changed: regenerate"
+    assert fresh[0]["perft"] == stored[0]["perft"]
+    assert first_difference(fresh, stored) is None, first_difference(fresh, stored)
+
+
+def test_a_difference_names_the_step_and_the_part() -> None:
+    stored = read("good-boy")
+    changed = [dict(line) for line in stored]
+    changed[5] = {**changed[5], "parts": {**changed[5]["parts"], "pool": "0"}}
+    message = first_difference(changed, stored)
+    assert message is not None and message.startswith("step 4 (seat ")
+    assert "changed pool;" in message

@@ -14,7 +14,7 @@ from arena.sdk import Choose
 from bots import good_boy_greedy
 from bots import random as random_bot
 from engines.base import IllegalAction, OptionError, derive_rng
-from engines.good_boy import ENGINE, data
+from engines.good_boy import GoodBoyEngine, data
 from engines.good_boy.data import DOG_CARDS, TOKENS_PER_KIND
 from engines.good_boy.rules import (
     CLAIM,
@@ -31,7 +31,9 @@ from engines.good_boy.rules import (
     Phase,
     steal_action,
 )
-from tests.engine_contract import check_contract
+from engines.testing import check_contract, new_game
+
+ENGINE = GoodBoyEngine()  # its own type: the tests read the state's fields
 
 B, S, L, D, T, F = "bone", "stick", "ball", "duck", "treat", "frisbee"
 BULLDOG, PUG, CHIHUAHUA = 21, 4, 1
@@ -52,7 +54,7 @@ class ScriptedDice:
 
 
 def new(players: int = 3, seed: int = 0, **options: Any) -> GoodBoyState:
-    state = ENGINE.new_game(players, seed, options)
+    state = new_game(ENGINE, players, seed, options)
     assert isinstance(state, GoodBoyState)
     return state
 
@@ -92,7 +94,7 @@ def arrange(
 
 
 def dice(state: GoodBoyState, *faces: int) -> None:
-    state._rng = ScriptedDice(faces)  # type: ignore[assignment]
+    state.rng = ScriptedDice(faces)  # type: ignore[assignment]
 
 
 def at_assign(state: GoodBoyState, hand: Mapping[str, int]) -> None:
@@ -517,7 +519,7 @@ def test_event_log_stays_short_in_long_games() -> None:
     while state.to_move() is not None:
         legal = state.legal_actions()
         state.apply(legal[rng.randrange(len(legal))])
-        longest = max(longest, len(state._events))
+        longest = max(longest, len(state.log))
     assert state.round > 10 and longest < 300
 
 
@@ -544,16 +546,16 @@ def test_seed_and_moves_replay_the_same_game() -> None:
 
 
 def test_options_and_player_counts_are_checked() -> None:
-    with pytest.raises(ValueError):
-        ENGINE.new_game(1, 0, {})
-    with pytest.raises(ValueError):
-        ENGINE.new_game(5, 0, {})
     with pytest.raises(OptionError):
-        ENGINE.new_game(2, 0, {"variant": "easy"})
+        new_game(ENGINE, 1, 0, {})
     with pytest.raises(OptionError):
-        ENGINE.new_game(2, 0, {"target_points": 0})
+        new_game(ENGINE, 5, 0, {})
     with pytest.raises(OptionError):
-        ENGINE.new_game(2, 0, {"deck": 3})
+        new_game(ENGINE, 2, 0, {"variant": "easy"})
+    with pytest.raises(OptionError):
+        new_game(ENGINE, 2, 0, {"target_points": 0})
+    with pytest.raises(OptionError):
+        new_game(ENGINE, 2, 0, {"deck": 3})
     with pytest.raises(IllegalAction):
         new().apply(STOP)  # the first roll is compulsory
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import trio
 
+import engines
 from arena import config
 from arena.game.botproc import StderrLog
 from arena.league.runner import LeagueOutcome, run_league
@@ -100,17 +101,20 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
     """The same league with a well-behaved random bot named ``hostile``: games by id."""
     folder = tmp_path_factory.mktemp("reference")
     marker = f"m{uuid.uuid4().hex[:8]}"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.chdir(ROOT)
-        patch.setitem(__import__("engines")._MODULES, "toy", "tests.toy_engine")
-        path = folder / "league.toml"
-        path.write_text(league_text(marker, "python -m bots.random"))
-        league = config.load(path)
-        trio.run(lambda: run_league(league, folder / "out", jobs=2))
-        records = read_games(folder / "out")
-        assert len(records) == GAMES
-        assert all(not s.verdicts for r in records for s in r.seats)
-        yield {r.id: r for r in records}
+    engines.register("toy", "tests.toy_engine")
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.chdir(ROOT)
+            path = folder / "league.toml"
+            path.write_text(league_text(marker, "python -m bots.random"))
+            league = config.load(path)
+            trio.run(lambda: run_league(league, folder / "out", jobs=2))
+            records = read_games(folder / "out")
+            assert len(records) == GAMES
+            assert all(not s.verdicts for r in records for s in r.seats)
+            yield {r.id: r for r in records}
+    finally:
+        engines.unregister("toy")
 
 
 class HostileRun:
@@ -273,7 +277,7 @@ def test_unsolicited_lines_are_protocol(tmp_path: Path, reference: Games) -> Non
 GIANT_DRIVER = """
 import sys
 import engines
-engines._MODULES["toy"] = "tests.toy_engine"
+engines.register("toy", "tests.toy_engine")
 from arena.cli import main
 try:
     main(["run", sys.argv[1], "--out", sys.argv[2], "--jobs", "1"])

@@ -26,13 +26,13 @@ from arena.show.html.selection import pick_games
 from arena.show.html.viewer import game_data
 from arena.stats.ratings import compute_standings
 from arena.stats.trajectory import online_elo
-from engines.base import play_random
+from engines.testing import new_game, random_playout
 
 SEATS = {"cat-yard": 3, "good-boy": 3, "if-it-fits": 3, "little-everdell": 2, "space-five": 3}
 
 
 def _midgame(name: str, seed: int = 4, steps: int = 30) -> Any:
-    state = engines.get(name).new_game(SEATS[name], seed, {})
+    state = new_game(engines.get(name), SEATS[name], seed)
     rng = random.Random(seed)
     for _ in range(steps):
         if state.to_move() is None:
@@ -46,7 +46,6 @@ def _midgame(name: str, seed: int = 4, steps: int = 30) -> Any:
 def test_every_engine_draws_well_formed_svg_at_every_step(name: str) -> None:
     picture = engines.picture(name)
     assert picture is not None, f"{name} has no engines/<game>/svg.py"
-    state = engines.get(name).new_game(SEATS[name], 11, {})
 
     def check(current: Any) -> None:
         views = {seat: current.observation(seat) for seat in range(SEATS[name])}
@@ -54,7 +53,7 @@ def test_every_engine_draws_well_formed_svg_at_every_step(name: str) -> None:
         assert root.tag.endswith("svg")
         ET.fromstring(picture.draw({1: views[1]}))
 
-    play_random(state, random.Random(11), on_step=check)
+    state, _moves = random_playout(engines.get(name), SEATS[name], 11, each_step=check)
     check(state)
 
 
@@ -163,7 +162,7 @@ def test_replay_show_narrates_every_move(league: Path) -> None:
     assert result.exit_code == 0, result.output
     moves = [line for line in result.output.splitlines() if line[:4].strip().isdigit()]
     assert len(moves) == len(record.moves)
-    assert "Space Five - round 1/1" in result.output
+    assert "Space Five - round 1 of 1" in result.output
     assert result.output.rstrip().endswith(f"ranks {list(record.ranks)})")
 
 

@@ -186,7 +186,7 @@ def test_many_choices_are_laid_out_in_columns_within_100_characters() -> None:
 def test_every_render_for_a_seat_fits_100_columns(engine: str) -> None:
     game = engines.get(engine)
     for players in range(game.min_players, game.max_players + 1):
-        state = game.new_game(players, players, {})
+        state = game.new_game(players, players, game.check(players, {}))
         rng = random.Random(players)
         while (seat := state.to_move()) is not None:
             for line in state.render(seat).splitlines():
@@ -224,7 +224,9 @@ def play_scripted(answers: list[str], policy: Policy) -> tuple[GameRecord, Scrip
     ]
     game = engines.get("good-boy")
     record = trio.run(
-        lambda: play_game(game, {}, spec, seats, Limits(move_ms=1, bank_ms=0), policy)
+        lambda: play_game(
+            game, game.check(2, {}), spec, seats, Limits(move_ms=1, bank_ms=0), policy
+        )
     )
     return record, console
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engines.base import IllegalAction
-from engines.if_it_fits import ENGINE
+from engines.if_it_fits import IfItFitsEngine
 from engines.if_it_fits.data import CARDS, TOY_KINDS
 from engines.if_it_fits.geometry import Layout, slot_code, slot_xy
 from engines.if_it_fits.rules import (
@@ -18,6 +18,10 @@ from engines.if_it_fits.rules import (
     cat_owner,
     final_ranks,
 )
+from engines.testing import new_game
+
+ENGINE = IfItFitsEngine()  # its own type: the tests read the state's fields
+
 
 DRAW = {"type": "draw_and_play"}
 NO_CAT = {"type": "no_cat"}
@@ -48,7 +52,7 @@ def table(players: int = 2, *, hands: dict[int, list[str]] | None = None) -> IfI
     Chosen hand cards are taken out of the deck/other hands; displaced hand cards go back
     to the deck, so no card is created or lost.
     """
-    state = ENGINE.new_game(players, 0, {})
+    state = new_game(ENGINE, players, 0, {})
     state.layout = Layout(players)
     state.slot_card, state.entries, state.entry_at = {}, [], {}
     state._boxes_view = None
@@ -120,7 +124,7 @@ def scores(state: IfItFitsState) -> list[float]:
 
 
 def test_t1_setup_and_legal_list_sizes() -> None:
-    state = ENGINE.new_game(2, 5, {})
+    state = new_game(ENGINE, 2, 5, {})
     obs = state.observation(0)
     assert [e[:2] for e in obs["layout"]] == [[0, 0], [0, 1]]
     assert obs["deck_size"] == 76 and obs["hand_sizes"] == [2, 2]
@@ -158,7 +162,7 @@ def _with_hand(state: IfItFitsState, seat: int, ids: list[str]) -> IfItFitsState
 
 
 def test_t2_first_awake_cat() -> None:
-    state = _with_hand(ENGINE.new_game(2, 5, {}), 0, ["B19", "B02"])
+    state = _with_hand(new_game(ENGINE, 2, 5, {}), 0, ["B19", "B02"])
     state.apply(DRAW)
     state.apply(select("B19"))
     other = state.clone()
@@ -420,14 +424,14 @@ def test_t12_determinism_seed_and_moves_replay() -> None:
     import random
 
     rng = random.Random(12)
-    state = ENGINE.new_game(3, 99, {})
+    state = new_game(ENGINE, 3, 99, {})
     moves, observations = [], []
     while (seat := state.to_move()) is not None:
         observations.append(state.observation(seat))
         legal = state.legal_actions()
         moves.append(rng.randrange(len(legal)))
         state.apply(legal[moves[-1]])
-    replay = ENGINE.new_game(3, 99, {})
+    replay = new_game(ENGINE, 3, 99, {})
     for index, obs in zip(moves, observations, strict=True):
         assert replay.observation(replay.to_move() or 0) == obs
         replay.apply_index(index)
@@ -439,7 +443,7 @@ def test_t12_determinism_seed_and_moves_replay() -> None:
 
 
 def test_unknown_or_illegal_actions_are_refused() -> None:
-    state = ENGINE.new_game(2, 1, {})
+    state = new_game(ENGINE, 2, 1, {})
     with pytest.raises(IllegalAction):
         state.apply(place(0, 0))
     with pytest.raises(IllegalAction):
@@ -447,7 +451,7 @@ def test_unknown_or_illegal_actions_are_refused() -> None:
 
 
 def test_edge_matching_filters_and_discards() -> None:
-    state = ENGINE.new_game(2, 5, {"edge_matching": True})
+    state = new_game(ENGINE, 2, 5, {"edge_matching": True})
     state = _with_hand(state, 0, ["B19", "B02"])
     state.apply(DRAW)
     state.apply(select("B19"))  # ##.. : only slots whose facing edges it can copy
@@ -467,9 +471,25 @@ def test_edge_matching_filters_and_discards() -> None:
     assert closed.observation(0)["discard"] == ["B13"]
 
 
+def test_edge_matching_applies_against_a_sleeping_cats_open_edges() -> None:
+    # Design decision (README "Rule readings"): with ``edge_matching`` a box card's edge
+    # facing a sleeping cat must be open too (the cat's edges are all open), like any card's.
+    state = table(hands={0: ["B02", "B13"]})
+    state.options["edge_matching"] = True
+    lay(state, "C1-1", 0, 0)  # seat 1's sleeping cat, alone in the layout
+    state.apply(DRAW)
+    state.apply(select("B02"))  # ###. : only W open (rot 1: only E open)
+    assert state.legal_actions() == [place(-1, 0, 1), place(1, 0, 0)]
+    free = table(hands={0: ["B02", "B13"]})
+    lay(free, "C1-1", 0, 0)
+    free.apply(DRAW)
+    free.apply(select("B02"))
+    assert len(free.legal_actions()) == 8  # without the option: both turns at all 4 slots
+
+
 def test_short_deck_removes_box_cards_for_two_and_three_players() -> None:
     for players, deck in ((2, 80 - 24 - 4), (3, 80 - 12 - 6), (4, 80 - 8)):
-        state = ENGINE.new_game(players, 3, {"short_deck": True})
+        state = new_game(ENGINE, players, 3, {"short_deck": True})
         assert len(state.deck) == deck
         assert all(c < INDEX["P1"] for c in state.removed)  # only B.. cards
         assert state.observation(0)["removed"] == len(state.removed)
@@ -478,18 +498,18 @@ def test_short_deck_removes_box_cards_for_two_and_three_players() -> None:
 def test_bad_player_count_and_options() -> None:
     from engines.base import OptionError
 
-    with pytest.raises(ValueError):
-        ENGINE.new_game(1, 0, {})
-    with pytest.raises(ValueError):
-        ENGINE.new_game(6, 0, {})
     with pytest.raises(OptionError):
-        ENGINE.new_game(2, 0, {"tie_rule": "coin"})
+        new_game(ENGINE, 1, 0, {})
     with pytest.raises(OptionError):
-        ENGINE.new_game(2, 0, {"no_such": 1})
+        new_game(ENGINE, 6, 0, {})
+    with pytest.raises(OptionError):
+        new_game(ENGINE, 2, 0, {"tie_rule": "coin"})
+    with pytest.raises(OptionError):
+        new_game(ENGINE, 2, 0, {"no_such": 1})
 
 
 def test_observation_hides_other_hands_and_reports_events() -> None:
-    state = ENGINE.new_game(2, 4, {})
+    state = new_game(ENGINE, 2, 4, {})
     state.apply(DRAW)
     obs1 = state.observation(1)
     assert obs1["hand_sizes"] == [3, 2] and len(obs1["hand"]) == 2

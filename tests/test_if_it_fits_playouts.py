@@ -12,7 +12,7 @@ from arena.game.local import play_local
 from arena.sdk import Choose
 from bots import if_it_fits_greedy
 from bots import random as random_bot
-from engines.if_it_fits import ENGINE
+from engines.if_it_fits import IfItFitsEngine
 from engines.if_it_fits.data import CARDS
 from engines.if_it_fits.geometry import (
     ALL_OPEN,
@@ -35,7 +35,10 @@ from engines.if_it_fits.rules import (
     START_CARDS,
     IfItFitsState,
 )
-from tests.engine_contract import check_contract, random_playout
+from engines.testing import check_contract, new_game, random_playout
+
+ENGINE = IfItFitsEngine()  # its own type: the tests read the state's fields
+
 
 ALL_CARDS = set(range(len(CARD_IDS)))
 MAX_LEGAL = 400
@@ -213,7 +216,7 @@ def test_variant_playouts_conserve_cards(players: int, options: dict[str, object
 
 
 def test_determinize_redeals_hidden_cards_only() -> None:
-    state = ENGINE.new_game(3, 5, {})
+    state = new_game(ENGINE, 3, 5, {})
     for _ in range(20):
         state.apply(state.legal_actions()[0])
     rng = random.Random(1)
@@ -229,7 +232,7 @@ def test_determinize_redeals_hidden_cards_only() -> None:
 
 
 def test_determinize_keeps_short_deck_removals_box_cards() -> None:
-    state = ENGINE.new_game(2, 8, {"short_deck": True})
+    state = new_game(ENGINE, 2, 8, {"short_deck": True})
     twin = state.determinize(1, random.Random(3))
     assert len(twin.removed) == 24 and all(KINDS[c] == "box" for c in twin.removed)
     assert twin.removed != state.removed
@@ -238,7 +241,7 @@ def test_determinize_keeps_short_deck_removals_box_cards() -> None:
 
 def test_seed_and_moves_replay_the_same_game() -> None:
     state, moves = random_playout(ENGINE, 4, 21)
-    replay = ENGINE.new_game(4, 21, {})
+    replay = new_game(ENGINE, 4, 21, {})
     for index in moves:
         replay.apply_index(index)
     assert replay.result() == state.result()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engines.base import IllegalAction, OptionError
-from engines.little_everdell import ENGINE
+from engines.little_everdell import LittleEverdellEngine
 from engines.little_everdell.data import CARD_OF, CARD_TABLE, CARDS, MAIN_DECK, Gain
 from engines.little_everdell.rules import (
     LittleEverdellState,
@@ -21,6 +21,9 @@ from engines.little_everdell.rules import (
     parade_qualifies,
     score_parts,
 )
+from engines.testing import new_game
+
+ENGINE = LittleEverdellEngine()  # its own type: the tests read the state's fields
 
 TOP_RESIN = {"type": "place", "space": "top_resin"}
 TOP_TWIG = {"type": "place", "space": "top_twig"}
@@ -46,8 +49,8 @@ class ScriptedRng(random.Random):
 
 
 def new(players: int = 2, seed: int = 1, **options: Any) -> LittleEverdellState:
-    state = ENGINE.new_game(players, seed, options)
-    assert isinstance(state, LittleEverdellState)
+    state = new_game(ENGINE, players, seed, options)
+    state.log.trim_at = 0  # keep the whole history: the tests read it
     return state
 
 
@@ -434,6 +437,24 @@ def test_s20_prince_in_multiplayer() -> None:
     assert len(result.detail["ranks_with_automa"]) == 3
 
 
+def test_ranks_leave_out_the_prince_and_ranks_with_automa_keep_him() -> None:
+    # Design decision (README "Seats, results"): the Prince is not a seat, so ``ranks`` order
+    # the bots only (the standings read ``ranks``: a bot behind the Prince loses nothing to
+    # the other bot for it); ``detail["ranks_with_automa"]`` places everyone, Prince included.
+    state = new(2, opponent="prince")
+    finish(state)
+    prince = state.players[2]
+    owned = {uid for player in state.players for uid in player.cards}
+    best = sorted((uid for uid in CARD_OF if uid not in owned), key=lambda u: -CARD_OF[u].points)
+    prince.cards += best[:12]  # far ahead of both bots
+    prince.view = None
+    result = state.result()
+    assert result.detail["automa"]["score"] > max(result.scores)
+    assert result.detail["ranks_with_automa"][2] == 1
+    assert sorted(result.ranks) in ([1, 2], [1, 1])
+    assert [r - 1 for r in result.detail["ranks_with_automa"][:2]] == result.ranks
+
+
 # -- further rules --------------------------------------------------------------------------
 def test_postal_pigeon_asks_two_resources_and_bard_counts_itself() -> None:
     state = new(2)
@@ -500,13 +521,13 @@ def test_start_bonus_handicap() -> None:
 )
 def test_bad_options_are_rejected(players: int, options: dict[str, Any]) -> None:
     with pytest.raises(OptionError):
-        ENGINE.new_game(players, 1, options)
+        new_game(ENGINE, players, 1, options)
 
 
 def test_bad_player_count() -> None:
     for players in (0, 5):
-        with pytest.raises(ValueError):
-            ENGINE.new_game(players, 1, {})
+        with pytest.raises(OptionError):
+            new_game(ENGINE, players, 1, {})
 
 
 def test_illegal_action_is_rejected() -> None:

@@ -11,10 +11,13 @@ import pytest
 from arena.game.local import play_local
 from bots import little_everdell_greedy as greedy
 from bots import random as random_bot
-from engines.little_everdell import ENGINE
+from engines.little_everdell import LittleEverdellEngine
 from engines.little_everdell.data import ALL_UIDS, MAIN_DECK
 from engines.little_everdell.rules import LittleEverdellState, score_parts
-from tests.engine_contract import check_contract
+from engines.testing import check_contract, new_game
+
+ENGINE = LittleEverdellEngine()  # its own type: the tests read the state's fields
+
 
 #: (players, options) for every mode and variant of the issue.
 VARIANTS: list[tuple[int, dict[str, Any]]] = [
@@ -53,8 +56,8 @@ def check_invariants(state: LittleEverdellState) -> None:
 @pytest.mark.parametrize(("players", "options"), VARIANTS, ids=IDS)
 def test_random_playouts(players: int, options: dict[str, Any]) -> None:
     for seed in range(80):
-        state = ENGINE.new_game(players, seed, options)
-        assert isinstance(state, LittleEverdellState)
+        state = new_game(ENGINE, players, seed, options)
+        state.log.trim_at = 0  # keep the whole history: the automa turns are counted
         rng = random.Random(seed)
         places: Counter[int] = Counter()
         while (seat := state.to_move()) is not None:
@@ -84,7 +87,7 @@ def _has_cf(options: dict[str, Any]) -> bool:
 
 
 def test_determinize_reshuffles_deck_and_future_dice() -> None:
-    state = ENGINE.new_game(3, 11, {})
+    state = new_game(ENGINE, 3, 11, {})
     assert isinstance(state, LittleEverdellState)
     rng = random.Random(5)
     twins = [state.determinize(0, rng) for _ in range(5)]
@@ -97,14 +100,14 @@ def test_determinize_reshuffles_deck_and_future_dice() -> None:
 
 def test_seed_and_moves_replay_to_the_same_result() -> None:
     options = {"opponent": "prince"}
-    state = ENGINE.new_game(3, 42, options)
+    state = new_game(ENGINE, 3, 42, options)
     rng = random.Random(42)
     moves = []
     while state.to_move() is not None:
         legal = state.legal_actions()
         moves.append(rng.randrange(len(legal)))
         state.apply(legal[moves[-1]])
-    replay = ENGINE.new_game(3, 42, options)
+    replay = new_game(ENGINE, 3, 42, options)
     for index in moves:
         replay.apply(replay.legal_actions()[index])
     assert replay.result() == state.result()

@@ -7,18 +7,21 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from engines.base import Action, IllegalAction, OptionError
-from engines.space_five import ENGINE
+from engines.base import Action, EventLog, IllegalAction, OptionError
+from engines.space_five import SpaceFiveEngine
+from engines.space_five.geometry import fit_mask
 from engines.space_five.rules import (
     CODE_OF,
     NAMES,
+    TURN_CAP,
     Card,
     Phase,
     Placement,
     SpaceFiveState,
-    fit_mask,
-    frontier_of,
 )
+from engines.testing import new_game
+
+ENGINE = SpaceFiveEngine()  # its own type: the tests read the state's fields
 
 FILLER = ["E5"] * 12  # a stack of "at least 10 cards" where its contents do not matter
 
@@ -42,10 +45,8 @@ def position(
 ) -> SpaceFiveState:
     """A constructed state: given layout, hands and stacks (top first), ``active`` to start."""
     players = len(hands)
-    state = ENGINE.new_game(players, 0, {})
-    state.layout = {cell: CODE_OF[code] for cell, code in layout.items()}
-    state.layout_json = [Placement(x, y, code).to_json() for (x, y), code in layout.items()]
-    state.frontier = frontier_of(state.layout)
+    state = new_game(ENGINE, players, 0, {})
+    state.set_layout({cell: CODE_OF[code] for cell, code in layout.items()})
     state.hands = [sorted(CODE_OF[c] for c in hand) for hand in hands]
     chosen = stacks if stacks is not None else [FILLER] * players
     state.stacks = [[CODE_OF[c] for c in stack] for stack in chosen]
@@ -55,7 +56,7 @@ def position(
     state.active = active
     state.placed, state.picked, state.bonus_left = [], [], 0
     state.turns_without_play = 0
-    state.events, state.seen = [], [0] * players
+    state.log = EventLog(players)
     state._legal_cache = None
     state._begin_turn()
     return state
@@ -77,7 +78,7 @@ def hand_of(state: SpaceFiveState, seat: int) -> list[str]:
 
 
 def last_play(state: SpaceFiveState) -> dict[str, object]:
-    turn, seat, _, cards, bonus = [e for e in state.events if e[2] == "play"][-1]
+    turn, seat, _, cards, bonus = [e for e in state.log if e[2] == "play"][-1]
     return {"turn": turn, "seat": seat, "cards": cards, "bonus": bonus}
 
 
@@ -190,7 +191,7 @@ def test_s7_winning_during_the_bonus() -> None:
     state.apply({"type": "bonus_discard", "source": "stack"})
     assert state.to_move() is None
     result = state.result()
-    assert result.detail["reason"] == "out_of_cards" and result.ranks == [1, 2]
+    assert result.detail["end"] == "out_of_cards" and result.ranks == [1, 2]
     assert result.scores == [0.0, -13.0]
     assert state.observation(1)["result"]["winners"] == [0]
 
@@ -222,6 +223,9 @@ def test_s10_crossing_rule_on_a_single_card() -> None:
 
 
 def test_s11_gap_fill_joining_two_segments() -> None:
+    # Design decision (README "Rule readings"): one play may fill a gap that merges two
+    # groups of one line, as the spec's S11 says; the rulebook's "add to one group per turn"
+    # is read as "all new cards end in one group".
     layout = grid(
         """
         A1 B1 .  D1 E1
@@ -295,7 +299,7 @@ def test_s13_exchange() -> None:
     assert hand_of(state, 0) == ["A1", "C3", "D4", "D5", "E5"]
     assert len(state.stacks[0]) == 30 and state.stacks[0][-2:] == expected
     assert state.turns_without_play == 1 and state.active == 1
-    assert state.events[-1] == [0, 0, "exchange", 2]
+    assert state.log[-1] == [0, 0, "exchange", 2]
 
 
 def test_s13_exchange_with_short_stack() -> None:
@@ -320,7 +324,7 @@ def test_s14_dead_layout_blocked_end() -> None:
     state = position({(0, 0): "A1"}, [["B2", "C3"], ["B3", "C2", "D4", "E5"]], [[], []])
     assert state.to_move() is None
     result = state.result()
-    assert result.detail["reason"] == "blocked" and result.detail["cap"] == "dead_layout"
+    assert result.detail["end"] == "dead_layout"
     assert result.detail["remaining"] == [2, 4] and result.ranks == [1, 2]
 
 
@@ -385,7 +389,7 @@ def test_s16_solo_end_when_draw_pile_short() -> None:
     result = state.result()
     assert result.scores == [2.0] and result.ranks == [1]
     assert result.detail["score_order"] == "low"
-    assert result.detail["reason"] == "draw_pile_exhausted"
+    assert result.detail["end"] == "draw_pile_exhausted"
 
 
 # -- S17: setup ----------------------------------------------------------------------------
@@ -396,11 +400,11 @@ def test_s16_solo_end_when_draw_pile_short() -> None:
     [(2, {}, 49, 1), (3, {}, 33, 0), (4, {}, 24, 3), (4, {"young": True}, 15, 39), (1, {}, 99, 0)],
 )
 def test_s17_setup_counts(players: int, options: dict[str, object], stack: int, box: int) -> None:
-    state = ENGINE.new_game(players, 17, options)
+    state = new_game(ENGINE, players, 17, options)
     assert [len(h) for h in state.hands] == [5] * players
     assert [len(s) for s in state.stacks] == [stack - 5] * players
     assert len(state.box) == box and len(state.layout) == 1
-    again = ENGINE.new_game(players, 17, options)
+    again = new_game(ENGINE, players, 17, options)
     assert (again.layout, again.hands, again.stacks) == (state.layout, state.hands, state.stacks)
 
 
@@ -413,7 +417,7 @@ def test_stall_cap_ends_blocked_after_ten_exchange_rounds() -> None:
     state.apply({"type": "exchange"})
     state.apply({"type": "exchange_pick", "card": "B3"})
     state.apply({"type": "exchange_confirm"})
-    assert state.to_move() is None and state.result().detail["cap"] == "stall_cap"
+    assert state.to_move() is None and state.result().detail["end"] == "stall_cap"
 
 
 def test_turn_cap_ends_blocked() -> None:
@@ -422,25 +426,57 @@ def test_turn_cap_ends_blocked() -> None:
     state.apply({"type": "exchange"})
     state.apply({"type": "exchange_pick", "card": "A2"})
     state.apply({"type": "exchange_confirm"})
-    assert state.to_move() is None and state.result().detail["cap"] == "turn_cap"
+    assert state.to_move() is None and state.result().detail["end"] == "turn_cap"
+
+
+def exchange_all(state: SpaceFiveState) -> None:
+    """One exchange turn of the active seat, swapping as many cards as it may."""
+    state.apply({"type": "exchange"})
+    while picks := [a for a in state.legal_actions() if a["type"] == "exchange_pick"]:
+        state.apply(picks[0])
+    state.apply({"type": "exchange_confirm"})
+
+
+def test_stall_cap_outranks_the_turn_cap_on_the_same_turn() -> None:
+    # Issue 20's position: 2 players, seed 7, rounds = 1, both seats always exchange. The
+    # 20th exchange in a row is made the 1000th turn of the round: spec §9 checks the stall
+    # cap before the turn cap (the engine up to version 2 said "turn_cap").
+    state = new_game(ENGINE, 2, 7, {"rounds": 1})
+    for _ in range(19):
+        exchange_all(state)
+    assert state.turns_without_play == 19 and state.to_move() is not None
+    state.turn += TURN_CAP - 20  # as if the round had 980 earlier turns, ending in a play
+    exchange_all(state)
+    assert state.turn - state.round_start_turn == TURN_CAP
+    assert state.to_move() is None and state.result().detail["end"] == "stall_cap"
+
+
+def test_dead_layout_outranks_the_turn_cap_on_the_same_turn() -> None:
+    # The 1000th turn plays A2, the last card anyone could place: the layout is dead.
+    state = position({(0, 0): "A1"}, [["A2", "B3"], ["C4", "D5"]], [[], ["E3"]])
+    state.turn = TURN_CAP - 1
+    state.apply(place("A2", 1, 0))
+    state.apply(DONE)
+    assert state.turn - state.round_start_turn == TURN_CAP
+    assert state.to_move() is None and state.result().detail["end"] == "dead_layout"
 
 
 def test_win_on_last_placement_ends_game_at_once() -> None:
     state = position(grid("A1 B1 C1"), [["D1"], ["A3"]], [[], FILLER])
     state.apply(place("D1", 3, 0))
     assert state.to_move() is None
-    assert state.result().detail["reason"] == "out_of_cards"
+    assert state.result().detail["end"] == "out_of_cards"
     assert state.result().detail["winners"] == [0]
 
 
 def test_handicap_deal_counts() -> None:
-    state = ENGINE.new_game(3, 5, {"deal_counts": [33, 20, 3]})
+    state = new_game(ENGINE, 3, 5, {"deal_counts": [33, 20, 3]})
     assert [len(h) + len(s) for h, s in zip(state.hands, state.stacks, strict=True)] == [33, 20, 3]
     assert len(state.hands[2]) == 3 and len(state.box) == 99 - 56
 
 
 def test_multi_round_totals_and_rotating_start() -> None:
-    state = ENGINE.new_game(2, 3, {"rounds": 3})
+    state = new_game(ENGINE, 2, 3, {"rounds": 3})
     rng = random.Random(3)
     starts: list[int] = []
     while state.to_move() is not None:
@@ -468,19 +504,19 @@ def test_multi_round_totals_and_rotating_start() -> None:
 )
 def test_bad_options_rejected(options: dict[str, object]) -> None:
     with pytest.raises(OptionError):
-        ENGINE.new_game(2, 1, options)
+        new_game(ENGINE, 2, 1, options)
 
 
 @pytest.mark.parametrize("options", [{"young": True}, {"rounds": 2}, {"deal_counts": [20]}])
 def test_solo_rejects_multiplayer_options(options: dict[str, object]) -> None:
     with pytest.raises(OptionError):
-        ENGINE.new_game(1, 1, options)
+        new_game(ENGINE, 1, 1, options)
 
 
 @pytest.mark.parametrize("players", [0, 5])
 def test_bad_player_count(players: int) -> None:
-    with pytest.raises(ValueError):
-        ENGINE.new_game(players, 1, {})
+    with pytest.raises(OptionError):
+        new_game(ENGINE, players, 1, {})
 
 
 def test_observation_hides_other_hands_and_exchange_picks() -> None:
@@ -495,7 +531,7 @@ def test_observation_hides_other_hands_and_exchange_picks() -> None:
 
 
 def test_determinize_redeals_hidden_cards() -> None:
-    state = ENGINE.new_game(3, 11, {})
+    state = new_game(ENGINE, 3, 11, {})
     twins = [state.determinize(0, random.Random(i)) for i in range(5)]
     assert all(t.hands[0] == state.hands[0] and t.layout == state.layout for t in twins)
     assert any(t.hands[1] != state.hands[1] for t in twins)

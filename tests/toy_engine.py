@@ -1,7 +1,8 @@
 """A tiny engine for referee and league tests: players take 1 or 2 from a shared pile.
 
 Each seat also holds a secret number dealt from the seed (hidden from the others). Whoever
-takes the last counter wins; everyone else shares second place.
+takes the last counter wins; everyone else shares second place. It is the template that
+``docs/adding-a-game.md`` walks through: a whole engine on the shared base in one file.
 """
 
 from __future__ import annotations
@@ -10,18 +11,23 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import Action, GameState, OptionSpec, Result, derive_rng, resolve_options
+from engines.base import Action, Engine, EngineBase, EventLog, GameState, OptionSpec, Result
 
 
 class ToyState(GameState):
+    """One game: the pile, whose turn it is, the secrets and the public events."""
+
+    SHARED = ("players", "pile", "turn", "winner")
+    COPIED = ("secrets", "log")
+
     def __init__(self, players: int, seed: int, pile: int) -> None:
-        super().__init__()
+        super().__init__(seed, "deal")
         self.players = players
         self.pile = pile
         self.turn = 0
         self.winner: int | None = None
-        rng = derive_rng(seed, "deal")
-        self.secrets = [rng.randrange(100) for _ in range(players)]
+        self.secrets = [self.rng.randrange(100) for _ in range(players)]
+        self.log = EventLog(players)
 
     def to_move(self) -> int | None:
         return None if self.winner is not None else self.turn
@@ -30,24 +36,32 @@ class ToyState(GameState):
         return [{"type": "take", "n": n} for n in (1, 2) if n <= self.pile]
 
     def _play(self, action: Action) -> None:
+        self.log.mark(self.turn)  # the seat's next view starts after its own action
+        self.log.append([self.turn, action["n"]])
         self.pile -= action["n"]
         if self.pile == 0:
             self.winner = self.turn
         self.turn = (self.turn + 1) % self.players
 
     def observation(self, seat: int) -> dict[str, Any]:
-        return {"seat": seat, "pile": self.pile, "secret": self.secrets[seat]}
+        return {
+            "seat": seat,
+            "pile": self.pile,
+            "secret": self.secrets[seat],
+            "events": self.log.since(seat),
+        }
 
     def result(self) -> Result:
         scores = [1.0 if seat == self.winner else 0.0 for seat in range(self.players)]
-        return Result(scores, [1 if s else 2 for s in scores])
+        end = "unfinished" if self.winner is None else "last_taken"
+        return Result(scores, [1 if s else 2 for s in scores], {"end": end})
 
     def determinize(self, seat: int, rng: random.Random) -> ToyState:
         twin = self.clone()
-        assert isinstance(twin, ToyState)
         for other in range(self.players):
             if other != seat:
                 twin.secrets[other] = rng.randrange(100)
+        twin._reseed(rng)
         return twin
 
     def describe(self, action: Action) -> str:
@@ -57,7 +71,7 @@ class ToyState(GameState):
         return f"pile: {self.pile}"
 
 
-class ToyEngine:
+class ToyEngine(EngineBase):
     name = "toy"
     title = "Toy pile"
     version = "1"
@@ -68,9 +82,7 @@ class ToyEngine:
         return {"pile": OptionSpec(21, "counters in the pile", int, minimum=1, maximum=1000)}
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> ToyState:
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"toy takes 2..4 players, got {players}")
-        return ToyState(players, seed, resolve_options(self.option_specs(), options)["pile"])
+        return ToyState(players, seed, options["pile"])
 
     def sample_state(
         self,
@@ -88,4 +100,4 @@ class ToyEngine:
         return state
 
 
-ENGINE = ToyEngine()
+ENGINE: Engine = ToyEngine()

@@ -151,7 +151,7 @@ async def play_game(
         if on_step is not None:
             on_step(Step(state, step, seat, legal[index]))
         moves.append(index)
-        state.apply(legal[index])
+        state.apply_index(index)
 
     if on_step is not None:
         on_step(Step(state, len(moves)))

@@ -16,7 +16,7 @@ from arena.game.botproc import StderrLog
 from arena.game.hosting import hosting
 from arena.game.referee import forfeit_ranks
 from arena.record import GameRecord
-from engines.base import EngineError
+from engines.base import EngineError, OptionError
 
 
 def replay_record(record: GameRecord) -> list[str]:
@@ -27,13 +27,17 @@ def replay_record(record: GameRecord) -> list[str]:
         problems.append(
             f"engine version is {engine.version}, the game was played with {record.engine_version}"
         )
-    state = engine.new_game(record.players, record.seed, dict(record.options))
+    try:
+        options = engine.check(record.players, record.options)
+    except OptionError as exc:
+        return [*problems, f"the stored options are not valid for this engine: {exc}"]
+    state = engine.new_game(record.players, record.seed, options)
     for step, index in enumerate(record.moves):
         legal = state.legal_actions()
         if state.to_move() is None or not 0 <= index < len(legal):
             return [*problems, f"move {step} (index {index}) is not legal in the replay"]
         try:
-            state.apply(legal[index])
+            state.apply_index(index)
         except EngineError as exc:
             return [*problems, f"move {step} failed: {exc}"]
     if state.to_move() is not None:

@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import OptionSpec, SampleMemo, State, resolve_options
+from engines.base import Engine, EngineBase, OptionSpec, SampleMemo, State
 from engines.cat_yard import sampling
 from engines.cat_yard.data import COUNTS
 from engines.cat_yard.rules import CatYardState
@@ -31,7 +31,7 @@ _OPTIONS: Mapping[str, OptionSpec] = {
 _SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
-class CatYardEngine:
+class CatYardEngine(EngineBase):
     """The Cat Yard rules engine (spec: shared/rules/cat-yard.md)."""
 
     name = "cat-yard"
@@ -44,10 +44,7 @@ class CatYardEngine:
         return _OPTIONS
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> CatYardState:
-        opts = resolve_options(_OPTIONS, options)
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"cat-yard is for 2-4 players, got {players}")
-        return CatYardState(players, opts["target"], seed)
+        return CatYardState(players, options["target"], seed)
 
     def sample_state(
         self,
@@ -69,4 +66,4 @@ class CatYardEngine:
         )
 
 
-ENGINE = CatYardEngine()
+ENGINE: Engine = CatYardEngine()

@@ -23,7 +23,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Final
 
-from engines.base import Action, GameState, Result, ranks_from_scores
+from engines.base import Action, EventLog, GameState, Result, ranks_from_scores
 from engines.cat_yard.data import BAIT_ROWS, CAT_ROWS, COUNTS, SYMBOLS
 
 # -- constants ------------------------------------------------------------------------------
@@ -221,9 +221,40 @@ def static_tables() -> dict[str, Any]:
 class CatYardState(GameState):
     """A game of Cat Yard. Positions 0-3 hold the four cushions; seats sit at positions."""
 
+    SHARED = (
+        "players",
+        "target",
+        "seat_pos",
+        "owner",
+        "current",
+        "phase",
+        "main_action",
+        "pending_dog",
+        "drawn",
+        "draws_left",
+        "return_phase",
+        "round",
+        "end_triggered",
+        "end_reason",
+        "_players_view",
+        "_players_key",
+    )
+    COPIED = (
+        "protected",
+        "deck",
+        "discard",
+        "cat_stack",
+        "yard",
+        "cat_discard",
+        "used",
+        "revealed",
+        "swapped_with",
+        "log",
+    )
+    COPIED_ITEMS = ("cushions", "owned")
+
     players: int
     target: int
-    rng: random.Random
     seat_pos: tuple[int, ...]
     owner: tuple[int | None, ...]
     cushions: list[list[int]]  # [position][field] -> card id, 0 = empty
@@ -247,19 +278,16 @@ class CatYardState(GameState):
     round: int
     end_triggered: bool
     end_reason: str
-    log: list[list[Any]]  # compact events: [kind, *fields] (README "Observation")
-    log_base: int  # absolute index of log[0]
-    since: list[int]  # per seat: absolute log index of its last decision
+    log: EventLog  # compact events: [kind, *fields] (README "Observation")
     # Observation "players" part, rebuilt only after a change of ``owned`` or ``used``
     # (None = stale). Never mutated once built: observations share it.
     _players_view: list[list[Any]] | None
     _players_key: tuple[list[list[int]], list[bool]] | None
 
     def __init__(self, players: int, target: int, seed: int) -> None:
-        super().__init__()
+        super().__init__(seed)
         self.players = players
         self.target = target
-        self.rng = random.Random(seed)
         self.seat_pos = SEAT_POSITIONS[players]
         owner: list[int | None] = [None] * CUSHIONS
         for seat, pos in enumerate(self.seat_pos):
@@ -280,9 +308,7 @@ class CatYardState(GameState):
         self.round = 1
         self.end_triggered = False
         self.end_reason = ""
-        self.log = []
-        self.log_base = 0
-        self.since = [0] * players
+        self.log = EventLog(players)
         self._players_view = None
         self._players_key = None
         self._deal()
@@ -363,7 +389,7 @@ class CatYardState(GameState):
         return []
 
     def _play(self, action: Action) -> None:
-        self.since[self.current] = self.log_base + len(self.log)
+        self.log.mark(self.current)  # the seat's own action starts its next events
         self.log.append(["act", self.current, action])
         self._dispatch(action)
         self._settle()
@@ -541,17 +567,13 @@ class CatYardState(GameState):
 
     # -- transitions ----------------------------------------------------------------------
     def _begin_turn(self, seat: int) -> None:
-        """Enter START for ``seat`` (§4.4); drop log entries every seat has already seen."""
+        """Enter START for ``seat`` (§4.4)."""
         self.current = seat
         self.protected[self.seat_pos[seat]] = False
         self.main_action = "none"
         self.swapped_with = []
         self.revealed = []
         self.phase = _START
-        seen = min(self.since) - self.log_base
-        if seen > 0:
-            del self.log[:seen]
-            self.log_base += seen
         self.log.append(["turn", seat, self.round])
 
     def _reveal(self) -> None:
@@ -724,7 +746,7 @@ class CatYardState(GameState):
             "drawn": self.drawn,
             "draws_left": self.draws_left,
             "swapped_with": sorted(self.swapped_with) if self.swapped_with else [],
-            "events": self.log[self.since[seat] - self.log_base :],
+            "events": self.log.since(seat),
         }
 
     def _view_players(self) -> list[list[Any]]:
@@ -750,30 +772,6 @@ class CatYardState(GameState):
             },
         )
 
-    def clone(self) -> CatYardState:
-        new = object.__new__(CatYardState)
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new.cushions = [list(c) for c in self.cushions]
-        for name in (
-            "protected",
-            "deck",
-            "discard",
-            "cat_stack",
-            "yard",
-            "cat_discard",
-            "used",
-            "revealed",
-            "swapped_with",
-            "log",
-            "since",
-        ):
-            setattr(new, name, list(getattr(self, name)))
-        new.owned = [list(o) for o in self.owned]
-        return new
-
     def determinize(self, seat: int, rng: random.Random) -> CatYardState:
         """Re-shuffle the deck and the cat stack (keeping the top tile's visible points)."""
         new = self.clone()
@@ -784,7 +782,7 @@ class CatYardState(GameState):
             rest = [c for c in new.cat_stack if c != top]
             rng.shuffle(rest)
             new.cat_stack = [*rest, top]
-        new.rng = random.Random(rng.getrandbits(64))
+        new._reseed(rng)
         return new
 
     # -- text -----------------------------------------------------------------------------

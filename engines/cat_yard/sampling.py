@@ -22,6 +22,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from engines.base import EventLog
 from engines.cat_yard.rules import BAIT_IDS, CAT_IDS, CAT_POINTS, CatYardState, Phase
 
 __all__ = ["sample_state"]
@@ -78,9 +79,8 @@ def sample_state(
         stack.append(top)
     state.cat_stack = stack
 
-    state.log = list(obs["events"])
-    state.log_base = 0
-    state.since = [0] * state.players
+    state.log = EventLog(state.players)
+    state.log.extend(obs["events"])
     state.rng = random.Random(rng.getrandbits(64))
     state.settle()
     return state

@@ -9,7 +9,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import OptionSpec, SampleMemo, State, resolve_options
+from engines.base import Engine, EngineBase, OptionSpec, SampleMemo, State
 from engines.good_boy import data, sampling
 from engines.good_boy.rules import VARIANTS, GoodBoyState
 
@@ -21,7 +21,7 @@ _TOTAL_POINTS = sum(points for _id, _breed, points, _needs, _src in data.CARDS)
 _SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
-class GoodBoyEngine:
+class GoodBoyEngine(EngineBase):
     """The engine object registered as ``good-boy``."""
 
     name = "good-boy"
@@ -54,9 +54,7 @@ class GoodBoyEngine:
         }
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> GoodBoyState:
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"good-boy is for 2-4 players, got {players}")
-        return GoodBoyState(players, seed, resolve_options(self.option_specs(), options))
+        return GoodBoyState(players, seed, options)
 
     def sample_state(
         self,
@@ -68,7 +66,7 @@ class GoodBoyEngine:
     ) -> State:
         """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
         rebuilt once per list of observations, each call draws the hidden parts afresh."""
-        resolved = resolve_options(self.option_specs(), options)
+        resolved = self.check(players, options)
         return _SAMPLES.sample(
             seat,
             observations,
@@ -77,4 +75,4 @@ class GoodBoyEngine:
         )
 
 
-ENGINE = GoodBoyEngine()
+ENGINE: Engine = GoodBoyEngine()

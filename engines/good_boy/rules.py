@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engines.base import Action, GameState, Result, derive_rng, ranks_from_scores
+from engines.base import Action, EventLog, GameState, Result, ranks_from_scores
 from engines.good_boy import data
 
 # -- constants ---------------------------------------------------------------------------
@@ -121,6 +121,23 @@ def steal_action(kind: int, board: int, victim: int) -> Action:
 class GoodBoyState(GameState):
     """A game of Good Boy in progress. Fields follow the spec's §3 model."""
 
+    SHARED = (
+        "n",
+        "hard",
+        "target",
+        "max_rounds",
+        "current",
+        "rolls",
+        "last_roll",
+        "phase",
+        "round",
+        "end_triggered",
+        "end",
+    )
+    COPIED = ("pool", "boards", "deck", "cat_side", "pending", "log")
+    COPIED_ITEMS = ("hands", "claimed")
+    COPIED_GRIDS = ("corners",)
+
     n: int
     hard: bool
     target: int
@@ -140,13 +157,10 @@ class GoodBoyState(GameState):
     round: int
     end_triggered: bool
     end: End | None
-    _rng: random.Random
-    _events: list[dict[str, Any]]
-    _event_base: int  # absolute index of _events[0]
-    _marks: list[int]  # per seat: absolute event index of its last action
+    log: EventLog  # events as dicts; a seat's view starts with its own last action
 
     def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
-        super().__init__()
+        super().__init__(seed, "good-boy")
         self.n = players
         self.hard = options["variant"] == "hard"
         self.target = options["target_points"]
@@ -154,7 +168,6 @@ class GoodBoyState(GameState):
         self.pool = [data.TOKENS_PER_KIND] * NK
         self.hands = [[0] * NK for _ in range(players)]
         self.corners = [[[0] * NK for _ in range(players)] for _ in range(BOARDS)]
-        self._rng = derive_rng(seed, "good-boy")
         self.deck = list(range(1, data.DOG_CARDS + 1))
         self._deal()
         self.boards = [self.deck.pop(0) for _ in range(BOARDS)]
@@ -168,18 +181,17 @@ class GoodBoyState(GameState):
         self.round = 1
         self.end_triggered = False
         self.end = None
-        self._events = []
-        self._event_base = 0
-        self._marks = [0] * players
+        self.log = EventLog(players)
 
     # -- chance ---------------------------------------------------------------------------
     def _deal(self) -> None:
         """Setup chance: one shuffle of the whole deck."""
-        self._rng.shuffle(self.deck)
+        self.rng.shuffle(self.deck)
 
     def _roll(self) -> tuple[int, int]:
         """Roll chance: face of die 1, then face of die 2."""
-        return self._rng.randrange(6), self._rng.randrange(6)
+        rng = self.rng
+        return rng.randrange(6), rng.randrange(6)
 
     # -- GameState ------------------------------------------------------------------------
     def to_move(self) -> int | None:
@@ -203,7 +215,7 @@ class GoodBoyState(GameState):
 
     def _play(self, action: Action) -> None:
         seat = self.current
-        self._marks[seat] = self._event_base + len(self._events)
+        self.log.mark(seat)
         kind = action["type"]
         if kind == "roll":
             self._do_roll(seat)
@@ -225,7 +237,6 @@ class GoodBoyState(GameState):
                 self._end_turn(seat)
         else:  # claim
             self._do_claim(seat, action["board"])
-        self._trim_events()
 
     # -- transitions ----------------------------------------------------------------------
     def _do_roll(self, seat: int) -> None:
@@ -317,7 +328,7 @@ class GoodBoyState(GameState):
                 self.round += 1
         if self.end is not None:
             self.phase = Phase.OVER
-            self._events.append({"type": "game_over", "end": str(self.end)})
+            self.log.append({"type": "game_over", "end": str(self.end)})
             return
         self.current = (seat + 1) % self.n
         self.phase = Phase.ROLL
@@ -355,14 +366,7 @@ class GoodBoyState(GameState):
 
     # -- events ---------------------------------------------------------------------------
     def _log(self, seat: int, action: Action, **outcome: Any) -> None:
-        self._events.append({**action, "seat": seat, **outcome})
-
-    def _trim_events(self) -> None:
-        """Forget events every seat has already been shown (keeps the log about a round long)."""
-        drop = min(self._marks) - self._event_base
-        if drop > 64:
-            del self._events[:drop]
-            self._event_base += drop
+        self.log.append({**action, "seat": seat, **outcome})
 
     # -- observation, result --------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
@@ -390,7 +394,7 @@ class GoodBoyState(GameState):
             "rolls_this_turn": self.rolls,
             "last_roll": None if roll is None else list(roll),
             "pending": [_symbol_name(s) for s in self.pending],
-            "events": self._events[self._marks[seat] - self._event_base :],
+            "events": self.log.since(seat),
         }
 
     def result(self) -> Result:
@@ -401,7 +405,7 @@ class GoodBoyState(GameState):
             scores=[float(p) for p in points],
             ranks=ranks,
             detail={
-                "end": None if self.end is None else str(self.end),
+                "end": "unfinished" if self.end is None else str(self.end),
                 "rounds": self.round,
                 "points": points,
                 "dogs": dogs,
@@ -410,31 +414,12 @@ class GoodBoyState(GameState):
             },
         )
 
-    # -- copies ---------------------------------------------------------------------------
-    def clone(self) -> GoodBoyState:
-        twin = object.__new__(GoodBoyState)
-        twin.__dict__.update(self.__dict__)
-        twin.history = self.history[:]
-        twin._legal_cache = None
-        twin.pool = self.pool[:]
-        twin.hands = [h[:] for h in self.hands]
-        twin.corners = [[c[:] for c in board] for board in self.corners]
-        twin.boards = self.boards[:]
-        twin.deck = self.deck[:]
-        twin.claimed = [c[:] for c in self.claimed]
-        twin.cat_side = self.cat_side[:]
-        twin.pending = self.pending[:]
-        twin._events = self._events[:]
-        twin._marks = self._marks[:]
-        twin._rng = random.Random()
-        twin._rng.setstate(self._rng.getstate())
-        return twin
-
+    # -- hidden information ---------------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> GoodBoyState:
         """The deck order is the only hidden thing: reshuffle it, and re-seed future dice."""
         twin = self.clone()
         rng.shuffle(twin.deck)
-        twin._rng = random.Random(rng.getrandbits(64))
+        twin._reseed(rng)
         return twin
 
     # -- text -----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engines.base import EventLog
 from engines.good_boy import data
 from engines.good_boy.rules import ANY, KIND_INDEX, GoodBoyState, Phase
 
@@ -48,8 +49,7 @@ def sample_state(
     state.phase = Phase(obs["phase"])
     state.round = obs["round"]
     state.end_triggered = obs["end_triggered"]
-    state._events = list(obs["events"])
-    state._event_base = 0
-    state._marks = [0] * players
-    state._rng = random.Random(rng.getrandbits(64))
+    state.log = EventLog(players)
+    state.log.extend(obs["events"])
+    state.rng = random.Random(rng.getrandbits(64))
     return state

@@ -24,15 +24,15 @@ from typing import Any
 
 from engines.base import (
     Action,
+    EngineBase,
+    EventLog,
     GameState,
     IllegalAction,
     OptionSpec,
     Result,
     SampleMemo,
     State,
-    derive_rng,
     ranks_from_scores,
-    resolve_options,
 )
 from engines.if_it_fits import data
 from engines.if_it_fits.geometry import (
@@ -178,11 +178,27 @@ OPTION_SPECS: dict[str, OptionSpec] = {
 class IfItFitsState(GameState):
     """One game of If It Fits."""
 
+    SHARED = ("players", "options", "current", "phase", "pending", "pending_slot", "_boxes_view")
+    COPIED = (
+        "layout",
+        "slot_card",
+        "entries",
+        "entry_at",
+        "awake",
+        "seam_princess",
+        "cat_place",
+        "deck",
+        "removed",
+        "discard",
+        "seams",
+        "log",
+    )
+    COPIED_ITEMS = ("supply", "hands")
+
     def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
-        super().__init__()
+        super().__init__(seed, "deal")
         self.players = players
-        self.options = dict(options)
-        self.rng = derive_rng(seed, "deal")
+        self.options = dict(options)  # never changed: clones share it
         self.layout = Layout(players)
         self.slot_card: dict[int, int] = {}  # slot -> card index (box, sleeping cat, Princess)
         # observation view of the layout, append-only: [x, y, card, rot] per slot (a Princess
@@ -207,8 +223,8 @@ class IfItFitsState(GameState):
         self.pending: int | None = None  # card being resolved this turn
         self.pending_slot: int | None = None
         self.seams: list[int] = []  # legal seams in phase place_cat
-        self.events: list[list[Any]] = []  # public log: [seat, type, *arguments]
-        self.marks = [0] * players  # per seat: len(events) right after its last decision
+        # public log: [seat, type, *arguments]; a seat's view starts after its own decision
+        self.log = EventLog(players)
         self._boxes_view: list[list[Any]] | None = None
         self._deal()
 
@@ -318,8 +334,8 @@ class IfItFitsState(GameState):
             self._end_turn()
         else:
             raise IllegalAction(seat, action, "unknown action type")
-        self.events.append(event)
-        self.marks[seat] = len(self.events)
+        self.log.append(event)
+        self.log.mark(seat)
 
     # -- transitions -------------------------------------------------------------------
     def _lay(self, card: int, code: int, rot: int) -> Box:
@@ -422,7 +438,7 @@ class IfItFitsState(GameState):
                 "card": CARD_IDS[pending],
                 "slot": None if self.pending_slot is None else _slot_json(self.pending_slot),
             },
-            "events": self.events[self.marks[seat] :],
+            "events": self.log.since(seat),
         }
 
     def _boxes(self) -> list[list[Any]]:
@@ -461,27 +477,11 @@ class IfItFitsState(GameState):
         detail = {
             "penalties": penalties,
             "boxes_scored": parts,
-            "end": "hands_empty" if self.phase == OVER else "in_progress",
+            "end": "hands_empty" if self.phase == OVER else "unfinished",
         }
         return Result([float(s) for s in scores], ranks, detail)
 
-    # -- copies and hidden information -------------------------------------------------
-    def clone(self) -> IfItFitsState:
-        twin = object.__new__(IfItFitsState)
-        twin.__dict__.update(self.__dict__)
-        twin.history = self.history[:]
-        twin.options = dict(self.options)
-        twin.rng = random.Random()
-        twin.rng.setstate(self.rng.getstate())
-        twin.layout = self.layout.copy()
-        for name in ("slot_card", "entry_at", "awake", "seam_princess", "cat_place"):
-            setattr(twin, name, dict(getattr(self, name)))
-        for name in ("entries", "deck", "removed", "discard", "seams", "events", "marks"):
-            setattr(twin, name, getattr(self, name)[:])
-        twin.supply = [s[:] for s in self.supply]
-        twin.hands = [h[:] for h in self.hands]
-        return twin
-
+    # -- hidden information ------------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> IfItFitsState:
         """Redeal everything ``seat`` cannot see: other hands, deck order, removed cards."""
         twin = self.clone()
@@ -498,8 +498,7 @@ class IfItFitsState(GameState):
             twin.hands[s] = sorted(rest[:size])
             rest = rest[size:]
         twin.deck = rest
-        twin.rng = random.Random(rng.getrandbits(64))
-        twin._legal_cache = None
+        twin._reseed(rng)
         return twin
 
     # -- text --------------------------------------------------------------------------
@@ -629,7 +628,7 @@ def _box_json(box: Box, entry_at: Mapping[int, int]) -> list[Any]:
 _SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
-class IfItFitsEngine:
+class IfItFitsEngine(EngineBase):
     """The engine object registered as ``if-it-fits``."""
 
     name = "if-it-fits"
@@ -642,10 +641,7 @@ class IfItFitsEngine:
         return OPTION_SPECS
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> IfItFitsState:
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"if-it-fits needs 2 to 5 players, got {players}")
-        resolved = resolve_options(self.option_specs(), options)
-        return IfItFitsState(players, seed, resolved)
+        return IfItFitsState(players, seed, options)
 
     def sample_state(
         self,

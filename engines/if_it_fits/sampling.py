@@ -24,6 +24,7 @@ from bisect import insort
 from collections.abc import Sequence
 from typing import Any
 
+from engines.base import EventLog
 from engines.if_it_fits import data
 from engines.if_it_fits.geometry import Layout, slot_code
 from engines.if_it_fits.rules import (
@@ -115,8 +116,8 @@ def sample_state(
     if state.phase == PLACE_CAT and state.pending_slot is not None:
         code = state.pending_slot
         state.seams = state._cat_seams(state.current, code, state.layout.box(code))
-    state.events = list(obs["events"])
-    state.marks = [0] * players
+    state.log = EventLog(players)
+    state.log.extend(obs["events"])
     state.rng = random.Random(rng.getrandbits(64))
     state._legal_cache = None
     return state

@@ -9,22 +9,20 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import OptionError, OptionSpec, SampleMemo, State, derive_rng, resolve_options
+from engines.base import Engine, EngineBase, OptionError, OptionSpec, SampleMemo, State
 from engines.little_everdell import sampling
 from engines.little_everdell.rules import PRINCE, PRINCESS, LittleEverdellState
 
 __all__ = ["ENGINE", "LittleEverdellEngine", "LittleEverdellState"]
 
 _SEAT_LISTS = ("start_bonus", "start_captain", "start_fort")
-
-
 _SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
-class LittleEverdellEngine:
+class LittleEverdellEngine(EngineBase):
     name = "little-everdell"
     title = "My Lil' Everdell (Moje małe Everdell)"
-    version = "3"
+    version = "4"
     min_players = 1
     max_players = 4
 
@@ -51,23 +49,31 @@ class LittleEverdellEngine:
             ),
         }
 
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> LittleEverdellState:
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"little-everdell needs 1 to 4 players, got {players}")
-        opts = resolve_options(self.option_specs(), options)
-        automa = _automa(players, opts["opponent"])
-        if automa is None and (opts["automa_captain_fort"] or opts["automa_instant_parades"]):
+    def check_more(self, players: int, options: Mapping[str, Any]) -> None:
+        opponent = options["opponent"]
+        if players == 1 and opponent == "none":
+            raise OptionError("a 1-player game needs an automa: opponent 'prince' or 'princess'")
+        if players > 1 and opponent == PRINCESS:
+            raise OptionError("Princess Coltsfoot plays only solo (1 player)")
+        if opponent == PRINCE and players > 3:
+            raise OptionError("the Prince joins games of 2 or 3 players only")
+        automa = _automa(players, opponent)
+        if automa is None and (options["automa_captain_fort"] or options["automa_instant_parades"]):
             raise OptionError("automa challenges need an automa (solo or opponent='prince')")
-        if opts["automa_first"] and players != 1:
+        if options["automa_first"] and players != 1:
             raise OptionError("option 'automa_first' is a solo challenge (1 player only)")
-        seats = {name: _seat_set(name, opts[name], players) for name in _SEAT_LISTS}
+        for name in _SEAT_LISTS:
+            _seat_set(name, options[name], players)
+
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> LittleEverdellState:
+        seats = {name: _seat_set(name, options[name], players) for name in _SEAT_LISTS}
         return LittleEverdellState(
             players,
-            derive_rng(seed, "little-everdell"),
-            automa=automa,
-            automa_first=opts["automa_first"],
-            automa_captain_fort=opts["automa_captain_fort"],
-            instant_parades=opts["automa_instant_parades"],
+            seed,
+            automa=_automa(players, options["opponent"]),
+            automa_first=options["automa_first"],
+            automa_captain_fort=options["automa_captain_fort"],
+            instant_parades=options["automa_instant_parades"],
             start_bonus=seats["start_bonus"],
             start_captain=seats["start_captain"],
             start_fort=seats["start_fort"],
@@ -94,15 +100,9 @@ class LittleEverdellEngine:
 
 
 def _automa(players: int, opponent: str) -> str | None:
-    """Which automa plays, from the player count and the ``opponent`` option."""
+    """Which automa plays, from the player count and the (checked) ``opponent`` option."""
     if players == 1:
-        if opponent == "none":
-            raise OptionError("a 1-player game needs an automa: opponent 'prince' or 'princess'")
         return PRINCESS if opponent == PRINCESS else PRINCE
-    if opponent == PRINCESS:
-        raise OptionError("Princess Coltsfoot plays only solo (1 player)")
-    if opponent == PRINCE and players > 3:
-        raise OptionError("the Prince joins games of 2 or 3 players only")
     return PRINCE if opponent == PRINCE else None
 
 
@@ -114,4 +114,4 @@ def _seat_set(name: str, value: list[Any], players: int) -> frozenset[int]:
     return seats
 
 
-ENGINE = LittleEverdellEngine()
+ENGINE: Engine = LittleEverdellEngine()

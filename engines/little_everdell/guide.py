@@ -30,7 +30,7 @@ Everything is public except the order of the deck (shown as its size) and future
 
 def end_line(detail: Mapping[str, Any]) -> str:
     """One sentence: which end condition finished the game."""
-    if detail.get("end") != "after round 4":
+    if detail.get("end") != "last_round":
         return f"The game ended ({detail.get('end')})."
     text = "Four rounds were played; most points wins (ties: printed card points)"
     automa = detail.get("automa")

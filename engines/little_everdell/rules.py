@@ -23,7 +23,7 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any
 
-from engines.base import Action, GameState, Result, ranks_from_scores
+from engines.base import Action, EventLog, GameState, Result, ranks_from_scores
 from engines.little_everdell.data import (
     CARD_OF,
     COLOURS,
@@ -170,10 +170,28 @@ class Player:
 class LittleEverdellState(GameState):
     """A game of My Lil' Everdell in progress."""
 
+    SHARED = (
+        "bots",
+        "automa",
+        "automa_seat",
+        "n",
+        "solo",
+        "instant_parades",
+        "k",
+        "round",
+        "first",
+        "turn",
+        "over",
+        "_top_view",
+        "_stacks_view",
+    )
+    COPIED = ("deck", "meadow", "princess_slots", "dice", "dice_occ", "stack", "log")
+    COPIED_ITEMS = ("players", "stacks", "top")
+
     def __init__(
         self,
         bots: int,
-        rng: random.Random,
+        seed: int,
         automa: str | None = None,
         automa_first: bool = False,
         automa_captain_fort: bool = False,
@@ -182,7 +200,7 @@ class LittleEverdellState(GameState):
         start_captain: frozenset[int] = frozenset(),
         start_fort: frozenset[int] = frozenset(),
     ) -> None:
-        super().__init__()
+        super().__init__(seed, "little-everdell")
         self.bots = bots
         self.automa = automa
         self.automa_seat: int | None = bots if automa else None
@@ -190,13 +208,12 @@ class LittleEverdellState(GameState):
         self.solo = bots == 1
         self.instant_parades = instant_parades
         self.k = 2 if self.solo else self.n  # dice in use (spec 2.2)
-        self.rng = rng
         self.players = [Player() for _ in range(self.n)]
         stack_values = PARADE_STACK_SOLO if self.solo else PARADE_STACK
         self.stacks: dict[str, list[int]] = {pid: list(stack_values) for pid in PARADES}
         # Setup (spec 3): one shuffle; top of the shuffled list = first card dealt.
         order = list(MAIN_DECK)
-        rng.shuffle(order)
+        self.rng.shuffle(order)
         self.deck = order[::-1]
         self.meadow: list[str | None] = [self.deck.pop() for _ in range(MEADOW_SLOTS)]
         self.princess_slots: list[int] = []  # 0-based slots holding a Coltsfoot friend
@@ -212,8 +229,9 @@ class LittleEverdellState(GameState):
         self.turn = 0  # turns started this round
         self.over = False
         self.stack: list[Pending] = []
-        self.log: list[dict[str, Any]] = []
-        self.marks = [0] * self.n  # log position when each seat last acted
+        # events as dicts; a bot's view starts with its own last action (the automa never
+        # acts, so only the bots have a mark)
+        self.log = EventLog(bots)
         self._start_round()
         self._advance()
 
@@ -291,7 +309,7 @@ class LittleEverdellState(GameState):
     def _play(self, action: Action) -> None:
         top = self.stack.pop()
         kind, seat = top[0], top[1]
-        self.marks[seat] = len(self.log)
+        self.log.mark(seat)
         event = {"seat": seat, **action}
         self.log.append(event)
         player = self.players[seat]
@@ -557,14 +575,14 @@ class LittleEverdellState(GameState):
             "parade_stacks": stacks_view,
             "players": players,
             "queue": [_pending_json(item) for item in self.stack[:-1]],
-            "events": self.log[self.marks[seat] :],
+            "events": self.log.since(seat),
         }
 
     def result(self) -> Result:
         parts = [score_parts(p) for p in self.players]
         keys = [(part["total"], part["cards"]) for part in parts[: self.bots]]
         detail: dict[str, Any] = {
-            "end": "after round 4" if self.over else "in progress",
+            "end": "last_round" if self.over else "unfinished",
             "breakdown": parts,
         }
         if self.automa_seat is not None:
@@ -590,31 +608,11 @@ class LittleEverdellState(GameState):
             detail=detail,
         )
 
-    def clone(self) -> LittleEverdellState:
-        other = LittleEverdellState.__new__(LittleEverdellState)
-        other.__dict__.update(self.__dict__)
-        other.history = self.history[:]
-        other._legal_cache = None
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        other.players = [p.copy() for p in self.players]
-        other.stacks = {pid: s[:] for pid, s in self.stacks.items()}
-        other.deck = self.deck[:]
-        other.meadow = self.meadow[:]
-        other.princess_slots = self.princess_slots[:]
-        other.dice = self.dice[:]
-        other.dice_occ = self.dice_occ[:]
-        other.top = {s: occ[:] for s, occ in self.top.items()}
-        other.stack = self.stack[:]
-        other.log = self.log[:]  # events are never mutated after being logged
-        other.marks = self.marks[:]
-        return other
-
     def determinize(self, seat: int, rng: random.Random) -> LittleEverdellState:
         """Reshuffle the hidden deck order and re-seed future dice and d8 rolls."""
         other = self.clone()
         rng.shuffle(other.deck)
-        other.rng = random.Random(rng.getrandbits(64))
+        other._reseed(rng)
         return other
 
     def describe(self, action: Action) -> str:

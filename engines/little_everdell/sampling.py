@@ -14,6 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from engines.base import EventLog
 from engines.little_everdell import rules
 from engines.little_everdell.data import MAIN_DECK, Gain
 from engines.little_everdell.rules import PARADES, LittleEverdellState, Pending
@@ -64,8 +65,8 @@ def sample_state(
         else:
             top = (kind, pending["seat"])
         state.stack.append(top)
-    state.log = list(obs["events"])
-    state.marks = [0] * state.n
+    state.log = EventLog(state.bots)
+    state.log.extend(obs["events"])
     state.rng = random.Random(rng.getrandbits(64))
     state._legal_cache = None
     return state

@@ -32,24 +32,26 @@ Board: x grows to the right, y grows downwards; * marks the cards placed this tu
 players' hands, every stack and the box are face down: shown as their sizes only."""
 
 
+_BLOCKED = {  # detail["end"] of a blocked end, in words
+    "dead_layout": "no card still held can be placed anywhere (dead layout)",
+    "stall_cap": "ten exchange turns each in a row without a play (stall cap)",
+    "turn_cap": "1000 turns were played (turn cap)",
+}
+
+
 def end_line(detail: Mapping[str, Any]) -> str:
     """One sentence: which end condition finished the game."""
-    reason = detail.get("reason")
+    end = detail.get("end")
     winners = seats_text(list(detail.get("winners", [])))
-    if reason == "out_of_cards":
+    if end == "out_of_cards":
         text = f"{winners} played out every card (hand and stack): the round ended at once"
-    elif reason == "draw_pile_exhausted":
+    elif end == "draw_pile_exhausted":
         text = "the draw pile could not refill the hand: the solo game ended"
-    elif reason == "blocked":
-        why = {
-            "dead_layout": "no card still held can be placed anywhere (dead layout)",
-            "stall_cap": "ten exchange turns each in a row without a play (stall cap)",
-            "turn_cap": "1000 turns were played (turn cap)",
-        }.get(str(detail.get("cap")), "nobody could play")
-        text = f"blocked: {why}; fewest cards left wins - {winners}"
+    elif end in _BLOCKED:
+        text = f"blocked: {_BLOCKED[end]}; fewest cards left wins - {winners}"
     else:
-        text = f"ended ({reason})"
-    rounds = len(detail.get("round_reasons", []))
+        text = f"ended ({end})"
+    rounds = len(detail.get("round_ends", []))
     if rounds > 1:
         text += f" (last of {rounds} rounds; lowest total of cards left wins)"
     return text[0].upper() + text[1:] + "."
@@ -86,7 +88,7 @@ def narrate(event: Any, who: Who) -> str:
         return f"round {values[0] + 1} starts with {values[1]} in the layout"
     if kind == "round_end":
         _round, reason, winners, _remaining, cap = (*values, None)[:5]
-        detail = {"reason": reason, "winners": winners, "cap": cap}
+        detail = {"end": cap or reason, "winners": winners}
         return f"round {values[0] + 1} over: {end_line(detail)}"
     return f"{name}: {plain([kind, *values])}"
 

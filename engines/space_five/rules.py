@@ -1,10 +1,11 @@
-"""Space Five (Piątka z kosmosu): rules, state and pure geometry helpers.
+"""Space Five (Piątka z kosmosu): rules and state.
 
 Spec: /work/shared/rules/space-five.md. Cards are ints ``alien * 5 + background``
 (0..24) inside the engine and codes like ``"C3"`` at every edge (actions, observations).
-A set of codes is a 25-bit mask. The layout is a dict ``(x, y) -> card``; the state mirrors
-it with integer cell keys (``grid``, and ``front`` for the frontier's fit masks) for its hot
-paths, while the public helpers below keep taking ``(x, y)`` layouts.
+A set of codes is a 25-bit mask. The state keeps the layout with integer cell keys
+(``grid``, and ``front`` for the frontier's fit masks); :attr:`SpaceFiveState.layout` shows
+it as a dict ``(x, y) -> card``, the form the helpers of :mod:`engines.space_five.geometry`
+take.
 
 Chance (all from ``State.rng``, a ``random.Random(seed)``), in this order:
 1. each round (one round unless the ``rounds`` option says more): one ``shuffle`` of the
@@ -21,38 +22,40 @@ from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, reduce
+from functools import reduce
 from operator import or_
 from typing import Any
 
-from engines.base import Action, GameState, OptionError, Result, ranks_from_scores
+from engines.base import Action, EventLog, GameState, OptionError, Result, ranks_from_scores
 from engines.space_five.data import value
+from engines.space_five.geometry import (
+    ALIEN_MASKS,
+    BACKGROUND_MASKS,
+    BONUS_BOTH,
+    BONUS_FIFTH,
+    BONUS_FOURTH,
+    CODES,
+    KINDS,
+    MAX_GROUP,
+    Cell,
+    Layout,
+    joinable,
+)
 
 # -- constants -------------------------------------------------------------------------------
 
 ALIENS: tuple[str, ...] = value("aliens")
 BACKGROUNDS: tuple[str, ...] = value("backgrounds")
-KINDS = len(ALIENS)  # 5 aliens and 5 backgrounds
-CODES = KINDS * KINDS  # 25 distinct cards
 NAMES: tuple[str, ...] = tuple(a + b for a in ALIENS for b in BACKGROUNDS)
 CODE_OF: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
 COPIES: int = value("copies_per_code")
 HAND: int = value("hand_size")
-MAX_GROUP: int = value("max_group")
 MAX_EXCHANGE: int = value("max_exchange")
 SOLO_MIN_PLAY: int = value("solo_min_play")
 SOLO_KEEP: int = value("solo_keep")
 YOUNG_DEAL: int = value("young_deal")
 STALL_PER_PLAYER: int = value("stall_turns_per_player")
 TURN_CAP: int = value("turn_cap")
-BONUS_FOURTH: int = value("bonus_fourth")
-BONUS_FIFTH: int = value("bonus_fifth")
-BONUS_BOTH: int = value("bonus_both")
-
-ALL_MASK = (1 << CODES) - 1
-ALIEN_MASKS = tuple(sum(1 << (a * KINDS + b) for b in range(KINDS)) for a in range(KINDS))
-BACKGROUND_MASKS = tuple(sum(1 << (a * KINDS + b) for a in range(KINDS)) for b in range(KINDS))
-DIRECTIONS = ((1, 0), (0, 1))  # H, V
 
 # Inside the state the grid is also kept with integer cell keys ``(y + OFF) * WIDE + x + OFF``
 # (neighbours are key +-1 and key +-WIDE; integer order is the (y, x) order). A layout of
@@ -62,9 +65,6 @@ WIDE = 1024
 CELL_BITS = 20  # keys fit in 20 bits: a sort item ``code << CELL_BITS | key`` orders (code, y, x)
 CELL_MASK = (1 << CELL_BITS) - 1
 STEPS = (1, WIDE)  # H, V
-
-Cell = tuple[int, int]
-Layout = dict[Cell, int]
 
 
 class Phase(StrEnum):
@@ -154,26 +154,57 @@ SOLO_DISCARD: tuple[Action, ...] = tuple({"type": "solo_discard", "card": n} for
 class SpaceFiveState(GameState):
     """A game of Space Five: 1 player (solo) or 2-4 players, one or several rounds."""
 
+    SHARED = (
+        "players",
+        "solo",
+        "options",
+        "rounds",
+        "deal_counts",
+        "round",
+        "turn",
+        "outcome",
+        "solo_starts",
+        "active",
+        "round_start_turn",
+        "turns_without_play",
+        "bonus_left",
+        "phase",
+    )
+    COPIED = (
+        "round_scores",
+        "round_ends",
+        "log",
+        "layout_json",
+        "grid",
+        "front",
+        "box",
+        "discard",
+        "placed",
+        "placed_keys",
+        "picked",
+    )
+    COPIED_ITEMS = ("stacks", "hands", "groups", "box_known")
+
     grid: dict[int, int]  # the layout by integer cell key (see OFF, WIDE)
     front: dict[int, int]  # the frontier by integer cell key: empty cell -> fit mask
-    _grid_of: Layout  # the layout dict ``grid`` mirrors
 
     def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
-        super().__init__()
+        super().__init__(seed)
         self.players = players
         self.solo = players == 1
-        self.options = dict(options)
+        self.options = dict(options)  # never changed: clones share it
         self.rounds: int = options["rounds"]
-        self.deal_counts = deal_counts(players, options)
-        self.rng = random.Random(seed)
+        self.deal_counts = tuple(deal_counts(players, options))
         self.round = 0
-        self.round_scores: list[list[int]] = []
-        self.round_reasons: list[str] = []
-        self.events: list[list[Any]] = []  # [turn, seat, kind, *values] (order per kind)
-        self.seen = [0] * players  # index into events after each seat's last action
+        self.round_scores: list[list[int]] = []  # a finished round's list is never changed
+        self.round_ends: list[str] = []  # per finished round, its end (as detail["end"])
+        # events [turn, seat, kind, *values] (order per kind); a seat's view starts with
+        # its own last action
+        self.log = EventLog(players)
         self.turn = 0  # completed turns, whole game
         self.outcome: dict[str, Any] | None = None
-        self.solo_starts: list[int] = []  # sort items ``code << CELL_BITS | key``
+        # sort items ``code << CELL_BITS | key``; computed once per turn, never changed
+        self.solo_starts: list[int] = []
         self._deal_round()
 
     # -- chance ------------------------------------------------------------------------------
@@ -182,9 +213,7 @@ class SpaceFiveState(GameState):
         deck = [code for code in range(CODES) for _ in range(COPIES)]
         self.rng.shuffle(deck)
         start = deck[0]
-        self.layout: Layout = {(0, 0): start}
-        self.layout_json: list[list[Any]] = [[0, 0, NAMES[start]]]
-        self._sync_grid()
+        self.set_layout({(0, 0): start})
         self.stacks: list[list[int]] = []
         pos = 1
         for count in self.deal_counts:
@@ -327,7 +356,7 @@ class SpaceFiveState(GameState):
     def _play(self, action: Action) -> None:
         seat = self.active
         # the actor's next view starts with the consequences of this action
-        self.seen[seat] = len(self.events)
+        self.log.mark(seat)
         kind = action["type"]
         if kind == "place":
             self._place(CODE_OF[action["card"]], (action["x"], action["y"]))
@@ -352,7 +381,6 @@ class SpaceFiveState(GameState):
     def _place(self, code: int, cell: Cell) -> None:
         seat = self.active
         self.hands[seat].remove(code)
-        self.layout[cell] = code
         key = (cell[1] + OFF) * WIDE + cell[0] + OFF
         self.grid[key] = code
         self.layout_json.append([cell[0], cell[1], NAMES[code]])
@@ -422,20 +450,19 @@ class SpaceFiveState(GameState):
         self._begin_turn()
 
     def _begin_turn(self) -> None:
-        """Apply the blocked-end checks, then open the next decision of the new turn."""
-        if self._grid_of is not self.layout:  # the layout was replaced from outside (tests)
-            self._sync_grid()
+        """Apply the blocked-end checks (spec §9, in its order), then open the next decision
+        of the new turn (out of cards is checked where the last card leaves)."""
         if self.solo:
             # first placements of a 3-card play; computed once per turn, never mutated
             self.solo_starts = self._solo_starts()
             self.phase = _TURN_START if self.solo_starts else _SOLO_DISCARD
             return
-        if self.turn - self.round_start_turn >= TURN_CAP:
-            self._end_round("blocked", self._fewest(), cap="turn_cap")
+        if not self._someone_can_play():
+            self._end_round("blocked", self._fewest(), cap="dead_layout")
         elif self.turns_without_play >= STALL_PER_PLAYER * self.players:
             self._end_round("blocked", self._fewest(), cap="stall_cap")
-        elif not self._someone_can_play():
-            self._end_round("blocked", self._fewest(), cap="dead_layout")
+        elif self.turn - self.round_start_turn >= TURN_CAP:
+            self._end_round("blocked", self._fewest(), cap="turn_cap")
         else:
             self.phase = _TURN_START
 
@@ -449,7 +476,7 @@ class SpaceFiveState(GameState):
     def _end_round(self, reason: str, winners: list[int], cap: str | None = None) -> None:
         remaining = self.remaining()
         self.round_scores.append(self._round_score())
-        self.round_reasons.append(reason)
+        self.round_ends.append(cap or reason)
         info: dict[str, Any] = {"round": self.round, "reason": reason, "winners": winners}
         if cap is not None:
             info["cap"] = cap
@@ -489,18 +516,20 @@ class SpaceFiveState(GameState):
         return code
 
     @property
+    def layout(self) -> Layout:
+        """The layout as a new dict ``(x, y) -> code``."""
+        return {(k % WIDE - OFF, k // WIDE - OFF): code for k, code in self.grid.items()}
+
+    @property
     def frontier(self) -> dict[Cell, int]:
         """Every empty cell next to the layout that some code fits, with its fit mask."""
         return {(k % WIDE - OFF, k // WIDE - OFF): mask for k, mask in self.front.items()}
 
-    @frontier.setter
-    def frontier(self, masks: Mapping[Cell, int]) -> None:
-        self.front = {(y + OFF) * WIDE + x + OFF: mask for (x, y), mask in masks.items()}
-
-    def _sync_grid(self) -> None:
-        """Rebuild the integer-keyed grid and fit masks (``front``) from ``layout``."""
-        self.grid = {(y + OFF) * WIDE + x + OFF: code for (x, y), code in self.layout.items()}
-        self._grid_of = self.layout
+    def set_layout(self, layout: Mapping[Cell, int]) -> None:
+        """Replace the layout (the round's start card, or a position built by a test):
+        the grid, its fit masks (``front``) and the observation's entries, in dict order."""
+        self.layout_json = [[x, y, NAMES[code]] for (x, y), code in layout.items()]
+        self.grid = {(y + OFF) * WIDE + x + OFF: code for (x, y), code in layout.items()}
         self.front = {}
         grid = self.grid
         for key in grid:
@@ -591,7 +620,7 @@ class SpaceFiveState(GameState):
 
     def _log(self, seat: int, kind: str, *values: Any) -> None:
         """Append a public event ``[turn, seat, kind, *values]`` (values per kind: README)."""
-        self.events.append([self.turn, seat, kind, *values])
+        self.log.append([self.turn, seat, kind, *values])
 
     def _round_score(self) -> list[int]:
         """This round's score per seat: cards left, or the discard pile in solo."""
@@ -633,7 +662,7 @@ class SpaceFiveState(GameState):
             # (sorted: the order inside an exchange is hidden)
             "own_stack_bottom": [[_names(cs), left] for cs, left in self.groups[seat]],
             "own_in_box": _names(self.box_known[seat]),
-            "events": self.events[self.seen[seat] :],
+            "events": self.log.since(seat),
         }
         if self.solo:
             obs["discard_pile"] = [NAMES[c] for c in self.discard]
@@ -642,9 +671,10 @@ class SpaceFiveState(GameState):
         return obs
 
     def _result_view(self) -> dict[str, Any]:
+        assert self.outcome is not None
         result = self.result()
         return {
-            "reason": result.detail["reason"],
+            "reason": self.outcome["reason"],
             "winners": result.detail["winners"],
             "remaining": result.detail["remaining"],
             "ranking": result.ranks,
@@ -656,13 +686,11 @@ class SpaceFiveState(GameState):
         unfinished = {"reason": "unfinished", "winners": [], "remaining": self.remaining()}
         last = self.outcome or unfinished
         detail: dict[str, Any] = {
-            "reason": last["reason"],
+            "end": last.get("cap") or last["reason"],
             "remaining": last["remaining"],
             "round_scores": self.round_scores,
-            "round_reasons": self.round_reasons,
+            "round_ends": self.round_ends,
         }
-        if "cap" in last:
-            detail["cap"] = last["cap"]
         if self.solo:
             detail.update(
                 score_order="low",
@@ -689,7 +717,7 @@ class SpaceFiveState(GameState):
         if kind == "place":
             return f"{seat} places {action['card']} at ({action['x']}, {action['y']})"
         if kind == "done":
-            bonus = play_bonus(self.layout, self.placed)
+            bonus = _play_bonus_keys(self.grid, self.placed_keys)
             return f"{seat} ends the play with {len(self.placed)} card(s), bonus {bonus}"
         if kind == "exchange":
             return f"{seat} starts an exchange"
@@ -750,34 +778,7 @@ class SpaceFiveState(GameState):
             return "no play of 3 cards: discarding down to 2"
         return "play or exchange"
 
-    # -- copies ------------------------------------------------------------------------------
-    def clone(self) -> SpaceFiveState:
-        new = object.__new__(SpaceFiveState)
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new._legal_cache = None
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new.round_scores = [list(r) for r in self.round_scores]
-        new.round_reasons = list(self.round_reasons)
-        new.events = list(self.events)
-        new.seen = list(self.seen)
-        new.layout = dict(self.layout)
-        new.layout_json = list(self.layout_json)
-        new.grid = dict(self.grid)
-        new._grid_of = new.layout
-        new.front = dict(self.front)
-        new.stacks = [list(s) for s in self.stacks]
-        new.hands = [list(h) for h in self.hands]
-        new.box = list(self.box)
-        new.discard = list(self.discard)
-        new.groups = [list(g) for g in self.groups]
-        new.box_known = [list(b) for b in self.box_known]
-        new.placed = list(self.placed)
-        new.placed_keys = list(self.placed_keys)
-        new.picked = list(self.picked)
-        return new
-
+    # -- hidden information -----------------------------------------------------------------
     def determinize(self, seat: int, rng: random.Random) -> SpaceFiveState:
         """Redeal everything ``seat`` cannot see; re-seed the internal RNG from ``rng``.
 
@@ -788,7 +789,7 @@ class SpaceFiveState(GameState):
         from the pool of unseen cards. Other seats' private knowledge is dropped in the twin.
         """
         twin = self.clone()
-        twin.rng = random.Random(rng.getrandbits(64))
+        twin._reseed(rng)
         counts = [0] * CODES
         for cards in (*twin.stacks, twin.box, *(h for s, h in enumerate(twin.hands) if s != seat)):
             for code in cards:
@@ -898,10 +899,11 @@ _SHIFTED_CODES = _ShiftedCodes()
 
 
 class _Joinable(dict[int, int]):
-    """Cache of :func:`_joinable` (a dict lookup is cheaper than a cached call)."""
+    """Cache of :func:`~engines.space_five.geometry.joinable` (a dict lookup is cheaper
+    than a cached call)."""
 
     def __missing__(self, bits: int) -> int:
-        mask = self[bits] = _joinable(bits)
+        mask = self[bits] = joinable(bits)
         return mask
 
 
@@ -909,7 +911,7 @@ _JOINABLE = _Joinable()
 
 
 def _axis_key(get: Callable[[int], int | None], key: int, step: int) -> int:
-    """:func:`_axis_mask` on integer cell keys: ``step`` is 1 (H) or ``WIDE`` (V)."""
+    """``geometry._axis_mask`` on integer cell keys: ``step`` is 1 (H) or ``WIDE`` (V)."""
     bits = n = 0
     cell = key - step
     code = get(cell)
@@ -931,7 +933,7 @@ def _axis_key(get: Callable[[int], int | None], key: int, step: int) -> int:
 
 
 def _fit_key(grid: dict[int, int], key: int) -> int:
-    """:func:`fit_mask` on integer cell keys."""
+    """:func:`~engines.space_five.geometry.fit_mask` on integer cell keys."""
     get = grid.get
     mask = _axis_key(get, key, 1)
     return mask & _axis_key(get, key, WIDE) if mask else 0
@@ -940,7 +942,7 @@ def _fit_key(grid: dict[int, int], key: int) -> int:
 def _placing_keys(
     grid: dict[int, int], placed: list[int], masks: Mapping[int, int] | None = None
 ) -> list[tuple[int, int]]:
-    """:func:`placing_cells` on integer cell keys."""
+    """:func:`~engines.space_five.geometry.placing_cells` on integer cell keys."""
     first = placed[0]
     if len(placed) == 1:
         steps: tuple[int, ...] = STEPS
@@ -965,7 +967,7 @@ def _placing_keys(
 
 
 def _can_extend_keys(grid: dict[int, int], placed: list[int], hand: list[int], need: int) -> bool:
-    """:func:`can_extend` on integer cell keys."""
+    """Whether ``need`` more legal placements from ``hand`` can follow (depth-first)."""
     if need <= 0:
         return True
     if need > len(hand):
@@ -992,7 +994,7 @@ def _can_extend_keys(grid: dict[int, int], placed: list[int], hand: list[int], n
 
 
 def _play_bonus_keys(grid: dict[int, int], placed: list[int]) -> int:
-    """:func:`play_bonus` on integer cell keys.
+    """:func:`~engines.space_five.geometry.play_bonus` on integer cell keys.
 
     The placed cards lie in one line: the run along it holds all of them, and each crosses
     its own perpendicular run holding it alone (with one card, both runs hold it alone).
@@ -1017,158 +1019,6 @@ def _play_bonus_keys(grid: dict[int, int], placed: list[int]) -> int:
             total += BONUS_FOURTH
         elif length == MAX_GROUP:
             total += BONUS_FIFTH if fresh == 1 else BONUS_BOTH
-    return total
-
-
-def _axis_mask(get: Callable[[Cell], int | None], x: int, y: int, dx: int, dy: int) -> int:
-    """Codes that may lie at empty (x, y) as far as its run along (dx, dy) is concerned."""
-    bits = n = 0
-    cx, cy = x - dx, y - dy
-    code = get((cx, cy))
-    while code is not None:  # runs are at most 5 long, so both scans are short
-        bits |= 1 << code
-        n += 1
-        cx -= dx
-        cy -= dy
-        code = get((cx, cy))
-    cx, cy = x + dx, y + dy
-    code = get((cx, cy))
-    while code is not None:
-        bits |= 1 << code
-        n += 1
-        cx += dx
-        cy += dy
-        code = get((cx, cy))
-    if n >= MAX_GROUP or bits.bit_count() != n:
-        return 0  # too long, or a repeated code: invalid whatever comes between
-    return _joinable(bits)
-
-
-@cache
-def _joinable(bits: int) -> int:
-    """Codes that extend the set of distinct codes ``bits`` to a valid run (any order)."""
-    if not bits:
-        return ALL_MASK
-    first = (bits & -bits).bit_length() - 1
-    mask = 0
-    for group in (ALIEN_MASKS[first // KINDS], BACKGROUND_MASKS[first % KINDS]):
-        if not bits & ~group:
-            mask |= group & ~bits
-    return mask
-
-
-def fit_mask(layout: Layout, x: int, y: int) -> int:
-    """The 25-bit mask of codes that keep both runs through empty (x, y) valid (L4).
-
-    The cell need not touch the layout: a cell with no neighbour gets every code.
-    """
-    get = layout.get
-    return _axis_mask(get, x, y, 1, 0) & _axis_mask(get, x, y, 0, 1)
-
-
-def run_gaps(layout: Layout, x: int, y: int, dx: int, dy: int) -> tuple[Cell, Cell]:
-    """The empty cells just before and just after the run through (x, y) along (dx, dy)."""
-    bx, by = x - dx, y - dy
-    while (bx, by) in layout:
-        bx -= dx
-        by -= dy
-    ax, ay = x + dx, y + dy
-    while (ax, ay) in layout:
-        ax += dx
-        ay += dy
-    return (bx, by), (ax, ay)
-
-
-def run_cells(layout: Layout, x: int, y: int, dx: int, dy: int) -> list[Cell]:
-    """The run through occupied (x, y) along (dx, dy), in increasing coordinate order."""
-    (bx, by), (ax, ay) = run_gaps(layout, x, y, dx, dy)
-    length = (ax - bx) * dx + (ay - by) * dy - 1
-    return [(bx + i * dx, by + i * dy) for i in range(1, length + 1)]
-
-
-def run_end_cells(layout: Layout, x: int, y: int) -> list[Cell]:
-    """The (four) empty cells just beyond both ends of both runs through (x, y)."""
-    return [*run_gaps(layout, x, y, 1, 0), *run_gaps(layout, x, y, 0, 1)]
-
-
-def frontier_of(layout: Layout) -> dict[Cell, int]:
-    """Every empty cell next to the layout that some code fits, with its fit mask."""
-    frontier: dict[Cell, int] = {}
-    for x, y in layout:
-        for cell in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if cell not in layout and cell not in frontier:
-                mask = fit_mask(layout, *cell)
-                if mask:
-                    frontier[cell] = mask
-    return frontier
-
-
-def placing_cells(
-    layout: Layout, placed: list[Cell], masks: Mapping[Cell, int] | None = None
-) -> list[tuple[Cell, int]]:
-    """Cells that may take the next card of a play already started, with their fit masks.
-
-    ``layout`` already holds the ``placed`` cells. The next card must lie just beyond an
-    end of the line run holding the placed cards (L3, both directions while only one card
-    is down) and that run must contain an old card. ``masks`` (a maintained frontier) saves
-    recomputing :func:`fit_mask`.
-    """
-    if len(placed) == 1:
-        directions: tuple[Cell, ...] = DIRECTIONS
-    else:
-        directions = (DIRECTIONS[0],) if placed[0][1] == placed[1][1] else (DIRECTIONS[1],)
-    x, y = placed[0]
-    out = []
-    for dx, dy in directions:
-        before, after = run_gaps(layout, x, y, dx, dy)
-        alone = before == (x - dx, y - dy) and after == (x + dx, y + dy)
-        for cell, step in ((before, -1), (after, 1)):
-            # with one card down, its run along this line must gain an old card somewhere
-            if alone and (cell[0] + step * dx, cell[1] + step * dy) not in layout:
-                continue
-            mask = fit_mask(layout, *cell) if masks is None else masks.get(cell, 0)
-            if mask:
-                out.append((cell, mask))
-    return out
-
-
-def can_extend(layout: Layout, placed: list[Cell], hand: list[int], need: int) -> bool:
-    """Whether ``need`` more legal placements from ``hand`` can follow (depth-first)."""
-    if need <= 0:
-        return True
-    if need > len(hand):
-        return False
-    codes = _distinct(hand)
-    for cell, mask in placing_cells(layout, placed):
-        for code in codes:
-            if mask >> code & 1:
-                layout[cell] = code
-                placed.append(cell)
-                hand.remove(code)
-                ok = can_extend(layout, placed, hand, need - 1)
-                hand.append(code)
-                placed.pop()
-                del layout[cell]
-                if ok:
-                    return True
-    return False
-
-
-def play_bonus(layout: Layout, placed: list[Cell]) -> int:
-    """Bonus discards earned by a play: per run through a placed cell, by length n and new m."""
-    new = set(placed)
-    seen: set[tuple[int, Cell]] = set()
-    total = 0
-    for x, y in placed:
-        for axis, (dx, dy) in enumerate(DIRECTIONS):
-            run = run_cells(layout, x, y, dx, dy)
-            if (axis, run[0]) in seen:
-                continue
-            seen.add((axis, run[0]))
-            if len(run) == MAX_GROUP - 1:
-                total += BONUS_FOURTH
-            elif len(run) == MAX_GROUP:
-                total += BONUS_FIFTH if sum(c in new for c in run) == 1 else BONUS_BOTH
     return total
 
 

@@ -26,6 +26,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from engines.base import EventLog
 from engines.space_five.rules import (
     CODE_OF,
     CODES,
@@ -54,13 +55,11 @@ def sample_state(
     state.turns_without_play = obs["turns_without_play"]
     state.active = obs["active_seat"]
     state.phase = Phase(obs["phase"])
-    state.round_scores, state.round_reasons = _finished_rounds(observations, state.round)
+    state.round_scores, state.round_ends = _finished_rounds(observations, state.round)
     state.round_start_turn = _round_start_turn(observations, state.round)
     state.outcome = None
 
-    state.layout_json = [entry[:] for entry in obs["layout"]]
-    state.layout = {(x, y): CODE_OF[name] for x, y, name in obs["layout"]}
-    state._sync_grid()
+    state.set_layout({(x, y): CODE_OF[name] for x, y, name in obs["layout"]})
     placed = obs["pending"]["placed"]
     state.placed = [(x, y) for x, y, _ in obs["layout"][len(obs["layout"]) - placed :]]
     state.placed_keys = [(y + OFF) * WIDE + x + OFF for x, y in state.placed]
@@ -90,8 +89,8 @@ def sample_state(
     if state.solo and state.phase is Phase.TURN_START:
         state.solo_starts = state._solo_starts()
 
-    state.events = list(obs["events"])
-    state.seen = [0] * players
+    state.log = EventLog(players)
+    state.log.extend(obs["events"])
     sample = state.determinize(seat, rng)
     return sample
 
@@ -105,14 +104,15 @@ def _take(cards: list[int], count: int) -> list[int]:
 def _finished_rounds(
     observations: Sequence[dict[str, Any]], current: int
 ) -> tuple[list[list[int]], list[str]]:
-    """Scores (cards left per seat) and end reasons of the rounds before ``current``."""
+    """Scores (cards left per seat) and ends (as ``detail["end"]``) of the rounds before
+    ``current``."""
     scores: dict[int, list[int]] = {}
     reasons: dict[int, str] = {}
     for obs in observations:
         for event in obs["events"]:
             if event[2] == "round_end" and event[3] < current:
                 scores[event[3]] = list(event[6])
-                reasons[event[3]] = event[4]
+                reasons[event[3]] = event[7] or event[4]  # the cap of a blocked end
     return [scores[r] for r in range(current)], [reasons[r] for r in range(current)]
 
 

@@ -4,6 +4,13 @@
 
 Run it on purpose after a rules change (and bump the engine's ``version``); the test
 ``tests/test_golden.py`` diffs the engines against these files.
+
+Each engine's file ``tests/golden/<engine>.jsonl`` is JSON lines: a header (engine, version,
+players, seed, perft counts), then one line per decision of a seeded random game: the seat,
+the chosen action and its description, the size of the legal list, a digest of (observation,
+legal list) and a short digest of each part (every observation key, and ``(legal list)``),
+and last the end (scores, ranks). A failing test names the step, the action and the parts that
+changed.
 """
 
 from __future__ import annotations
@@ -15,67 +22,82 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from engines.base import State
+from engines.testing import new_game, perft
 
 HERE = Path(__file__).resolve().parent
 SEED = 20261129
 PERFT_DEPTH = 3
 
 
-def digest(value: Any) -> str:
+def digest(value: Any, size: int = 16) -> str:
     text = json.dumps(value, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return hashlib.sha256(text.encode()).hexdigest()[:size]
 
 
-def play_through(name: str, players: int) -> list[list[Any]]:
-    """Per step: seat to move, legal count, digest of (observation, legal), chosen index."""
-    state = engines.get(name).new_game(players, SEED, {})
+def play_through(name: str, players: int) -> list[dict[str, Any]]:
+    """One line per decision (see the module docstring), then the end."""
+    state = new_game(engines.get(name), players, SEED)
     rng = random.Random(SEED)
-    steps: list[list[Any]] = []
+    lines: list[dict[str, Any]] = []
     while (seat := state.to_move()) is not None:
         legal = state.legal_actions()
+        observation = state.observation(seat)
         index = rng.randrange(len(legal))
-        steps.append([seat, len(legal), digest([state.observation(seat), legal]), index])
-        state.apply(legal[index])
+        parts = {key: digest(value, 6) for key, value in observation.items()}
+        parts["(legal list)"] = digest(legal, 6)
+        lines.append(
+            {
+                "step": len(lines),
+                "seat": seat,
+                "index": index,
+                "action": legal[index],
+                "says": state.describe(legal[index]),
+                "legal": len(legal),
+                "digest": digest([observation, legal]),
+                "parts": parts,
+            }
+        )
+        state.apply_index(index)
     result = state.result()
-    steps.append(["end", result.scores, result.ranks])
-    return steps
+    lines.append({"end": {"scores": result.scores, "ranks": result.ranks}})
+    return lines
 
 
-def perft(state: State, depth: int) -> int:
-    """The number of legal action sequences of length ``depth`` (shorter if the game ends)."""
-    if depth == 0 or state.to_move() is None:
-        return 1
-    total = 0
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply(action)
-        total += perft(child, depth - 1)
-    return total
-
-
-def known_answers(name: str) -> dict[str, Any]:
+def known_answers(name: str) -> list[dict[str, Any]]:
+    """The header line, then the play-through."""
     engine = engines.get(name)
     players = max(2, engine.min_players)
-    return {
+    header = {
         "engine": name,
         "version": engine.version,
         "players": players,
         "seed": SEED,
-        "perft": [perft(engine.new_game(players, SEED + s, {}), PERFT_DEPTH) for s in range(3)],
-        "play_through": play_through(name, players),
+        "perft": [perft(new_game(engine, players, SEED + s), PERFT_DEPTH) for s in range(3)],
     }
+    return [header, *play_through(name, players)]
 
 
 def path_for(name: str) -> Path:
-    return HERE / f"{name}.json"
+    return HERE / f"{name}.jsonl"
+
+
+def write(name: str, lines: list[dict[str, Any]]) -> None:
+    text = "".join(
+        json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines
+    )
+    path_for(name).write_text(text, encoding="utf-8")
+
+
+def read(name: str) -> list[dict[str, Any]]:
+    text = path_for(name).read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines()]
 
 
 def main() -> None:
     for name in engines.names():
-        data = known_answers(name)
-        path_for(name).write_text(json.dumps(data, separators=(",", ":")) + "\n")
-        print(f"{path_for(name)}: {len(data['play_through'])} steps, perft {data['perft']}")
+        lines = known_answers(name)
+        write(name, lines)
+        print(f"{path_for(name)}: {len(lines) - 2} steps, perft {lines[0]['perft']}")
 
 
 if __name__ == "__main__":
