@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import math
+import random
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,7 +22,7 @@ from arena.errors import ConfigError
 from arena.record import GameRecord
 from arena.show.tables import FORMATS, render
 from arena.stats.mle import ELO_PER_NAT
-from arena.stats.ratings import compute_standings
+from arena.stats.ratings import MODELS, compute_standings
 from tests.ratings_sim import game, simulate_league, with_faults, with_ranks
 
 TRUE = [1250.0, 1400.0, 1500.0, 1580.0, 1700.0]
@@ -334,3 +335,18 @@ def test_report_formats() -> None:
     assert back["bots"][0]["elo_low"] == pytest.approx(standings.rows[0].elo_low)
     with pytest.raises(ConfigError, match="unknown standings format"):
         render(standings, "html")
+
+
+def test_the_order_games_were_stored_in_does_not_change_the_standings() -> None:
+    """--jobs and --workers store games in different orders: the intervals must not move."""
+    records = simulate_league([1400.0, 1500.0, 1600.0], players=2, blocks=30, seed=3)
+    shuffled = list(records)
+    random.Random(5).shuffle(shuffled)
+    for model in MODELS:
+        ordered = compute_standings(records, model=model, bootstrap=200)
+        mixed = compute_standings(shuffled, model=model, bootstrap=200)
+        for x, y in zip(ordered.rows, mixed.rows, strict=True):
+            assert x.bot == y.bot
+            assert (x.elo, x.elo_low, x.elo_high) == pytest.approx((y.elo, y.elo_low, y.elo_high))
+        for bot, row in ordered.los.items():
+            assert row == pytest.approx(mixed.los[bot])

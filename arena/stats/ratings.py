@@ -208,6 +208,10 @@ class _Contests:
         self._units.append(unit)
         self._order.append(order)
 
+    def renumber_units(self, renumber: IntArray) -> None:
+        """Replace each unit ``u`` by ``renumber[u]``."""
+        self._units = array("q", renumber[np.frombuffer(self._units, dtype=np.int64)].tolist())
+
     @property
     def bots(self) -> IntArray:
         """``(m, k)`` bot indices."""
@@ -308,6 +312,13 @@ def _parse(records: Iterable[GameRecord]) -> _Parsed:
     seats = tuple(
         stat for (engine, k), sums in sorted(tables.items()) for stat in sums.stats(engine)
     )
+    # number the resampling units in a fixed order, not in the order games were stored: the
+    # bootstrap then draws the same resamples however a run (jobs, workers, resumes) wrote them
+    renumber = np.empty(len(units), dtype=np.int64)
+    for number, key in enumerate(sorted(units, key=repr)):
+        renumber[units[key]] = number
+    for contest in contests.values():
+        contest.renumber_units(renumber)
     return _Parsed(
         list(index),
         np.array(played, dtype=np.float64).reshape(-1, 4).T,
