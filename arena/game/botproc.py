@@ -55,6 +55,8 @@ class LineReader:
 
     def __init__(self, stream: trio.abc.ReceiveStream, max_line: int) -> None:
         self._stream = stream
+        # a pipe is read straight from its descriptor (see _receive); other streams as streams
+        self._fd = stream.fileno() if isinstance(stream, trio.lowlevel.FdStream) else None
         self._buffer = bytearray()
         self._scanned = 0  # bytes of the buffer known to hold no newline
         self._max_line = max_line
@@ -76,10 +78,50 @@ class LineReader:
                 self._buffer.clear()
                 self._scanned = 0
                 raise BotProtocolError(f"line longer than {self._max_line} bytes")
-            chunk = await self._stream.receive_some(_CHUNK)
+            chunk = await self._receive()
             if not chunk:
                 raise BotCrash("closed its output (the process exited or closed stdout)")
             self._buffer += chunk
+
+    async def _receive(self) -> bytes | bytearray:
+        """The next chunk, with one trip through trio's scheduler per chunk.
+
+        ``FdStream.receive_some`` yields once before it reads and once more while it waits:
+        two scheduler rounds per answer, on the referee's hot path. Here the read is tried
+        first and the wait is the only yield; a chunk that was already waiting still passes
+        a checkpoint, so a bot that floods lines cannot keep the referee from its deadlines.
+        """
+        if self._fd is None:
+            return await self._stream.receive_some(_CHUNK)
+        waited = False
+        while True:
+            try:
+                chunk = os.read(self._fd, _CHUNK)
+            except BlockingIOError:
+                await trio.lowlevel.wait_readable(self._fd)
+                waited = True
+                continue
+            except OSError as exc:
+                if exc.errno == errno.EBADF:
+                    raise trio.ClosedResourceError("the bot's output was already closed") from None
+                raise trio.BrokenResourceError from exc
+            if not waited:
+                await trio.lowlevel.checkpoint()
+            return chunk
+
+
+async def _write_fd(fd: int, message: bytes) -> None:
+    """Write all of ``message`` to a non-blocking pipe, waiting only when it is full."""
+    view = memoryview(message)
+    while view:
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:
+            await trio.lowlevel.wait_writable(fd)
+        except OSError as exc:
+            if exc.errno == errno.EBADF:
+                raise trio.ClosedResourceError("the bot's input was already closed") from None
+            raise trio.BrokenResourceError from exc
 
 
 @dataclass
@@ -225,22 +267,28 @@ class BotProcess:
     async def ask(self, message: bytes, deadline: float) -> bytes:
         """Send ``message`` and return the next line; both must happen by ``deadline``.
 
-        One cancel scope for both halves: this is the referee's hot path.
+        One cancel scope for both halves: this is the referee's hot path. The question goes
+        straight to the pipe (``FdStream.send_all`` would first yield to the scheduler); the
+        wait for the answer is the one checkpoint of the exchange.
         """
         try:
             with trio.fail_at(deadline):
-                await self._write(message)
+                await self._write(message, at_once=True)
                 return await self._read()
         except trio.TooSlowError:
             self.broken = True
             raise BotTimeout("no answer within the time limit") from None
 
-    async def _write(self, message: bytes) -> None:
+    async def _write(self, message: bytes, at_once: bool = False) -> None:
         if self.transcript is not None:
             self.transcript.append(("to", message))
         try:
-            assert self.process.stdin is not None
-            await self.process.stdin.send_all(message)
+            stdin = self.process.stdin
+            assert stdin is not None
+            if at_once and isinstance(stdin, trio.lowlevel.FdStream):
+                await _write_fd(stdin.fileno(), message)
+            else:
+                await stdin.send_all(message)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             self.broken = True
             raise BotCrash("stopped reading its input (the process exited?)") from None
