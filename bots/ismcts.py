@@ -237,6 +237,7 @@ def make_choose(
         index = search.choose(observations, legal, iterations, deadline)
         spent = time.monotonic() - started
         game.memory.setdefault("searches", []).append((search.iterations, spent))
+        game.note = f"{search.iterations} iterations"  # not the guide's note
         return index
 
     return choose
@@ -297,7 +298,7 @@ def main(argv: list[str] | None = None) -> None:
     choose = make_choose(
         args.iterations, args.exploration, args.playout, args.depth, args.time_share, args.guide
     )
-    run(choose, name=args.name, version="1", on_end=report)
+    run(choose, name=args.name, version="2", on_end=report)
 
 
 if __name__ == "__main__":
