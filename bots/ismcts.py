@@ -76,14 +76,21 @@ Choose = Callable[[dict[str, Any], list[Action], GameInfo], "int | Action"]
 class Node:
     """One tree node: the statistics of the action that leads to it."""
 
-    __slots__ = ("available", "children", "seat", "total", "visits")
+    __slots__ = ("available", "children", "seat", "squares", "total", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # who chose the action leading here (whose utility is summed)
         self.visits = 0
         self.available = 0
         self.total = 0.0
+        self.squares = 0.0  # the sum of the squared utilities (for --confidence)
         self.children: dict[ActionKey, Node] = {}
+
+    def spread(self) -> float:
+        """The squared standard error of this node's mean utility (visits >= 2)."""
+        n = self.visits
+        mean = self.total / n
+        return max(0.0, self.squares / n - mean * mean) / (n - 1)
 
 
 def random_playout(state: State, rng: random.Random, steps: int) -> None:
@@ -149,6 +156,7 @@ class Search:
         prior: float = 0.0,
         margin: float = 0.0,
         tree_depth: int = -1,
+        confidence: float = 0.0,
     ) -> None:
         self.engine = engine
         self.game = game
@@ -160,6 +168,7 @@ class Search:
         self.prior = prior  # progressive bias toward ``first`` at the root
         self.margin = margin  # > 0: cut play-outs scored by score margins at this scale
         self.tree_depth = tree_depth  # levels of the tree below the root (-1: no limit)
+        self.confidence = confidence  # > 0: leave the guide's pick only on this evidence
         self.iterations = 0
         self.root = Node(game.seat)
 
@@ -201,7 +210,22 @@ class Search:
                 value = (child.visits, key == self.first, child.total / child.visits)
                 if value > best:
                     best_index, best = index, value
+        if self.confidence and self.first is not None and best_index != self.first_index:
+            best_index = self.keep_guide(root, action_key(legal[best_index]), best_index)
         return best_index
+
+    def keep_guide(self, root: Node, key: ActionKey, index: int) -> int:
+        """With ``--confidence Z``: the guide's pick unless ``key``'s mean beats it by more
+        than Z standard errors of the difference (each from at least two visits)."""
+        guide = root.children.get(self.first) if self.first is not None else None
+        chosen = root.children[key]
+        fallback = self.first_index if self.first_index is not None else index
+        if guide is None or guide.visits < 2 or chosen.visits < 2:
+            return fallback
+        gain = chosen.total / chosen.visits - guide.total / guide.visits
+        if gain > self.confidence * math.sqrt(chosen.spread() + guide.spread()):
+            return index
+        return fallback
 
     def iterate(self, root: Node, state: State, rng: random.Random) -> None:
         path = [root]
@@ -239,7 +263,9 @@ class Search:
                     values[seat] = (
                         margin_utility(result, seat, self.margin) if cut else utility(result, seat)
                     )
-                visited.total += values[seat]
+                value = values[seat]
+                visited.total += value
+                visited.squares += value * value
 
     def select(self, node: Node, keys: list[ActionKey]) -> int:
         """UCB1 with availability counts over the children legal in this determinization,
@@ -273,6 +299,7 @@ class Settings:
     guide: str = "none"
     prior: float = 0.0
     tree_depth: int = -1
+    confidence: float = 0.0
     time_share: float = 0.75
 
 
@@ -305,6 +332,7 @@ def make_choose(settings: Settings) -> Callable[[dict[str, Any], list[Action], G
             settings.prior,
             settings.margin,
             settings.tree_depth,
+            settings.confidence,
         )
         deadline = started + settings.time_share * game.time_ms / 1000
         index = search.choose(observations, legal, settings.iterations, deadline)
@@ -387,6 +415,13 @@ def main(argv: list[str] | None = None) -> None:
         "(default -1: no limit; 1: flat Monte Carlo over the root actions)",
     )
     parser.add_argument(
+        "--confidence",
+        type=float,
+        default=0.0,
+        help="with --guide greedy: play another action only if its mean beats the guide's "
+        "by more than Z standard errors (default 0: the most visited action)",
+    )
+    parser.add_argument(
         "--time-share",
         type=float,
         default=0.75,
@@ -405,6 +440,7 @@ def main(argv: list[str] | None = None) -> None:
             args.guide,
             args.prior,
             args.tree_depth,
+            args.confidence,
             args.time_share,
         )
     )
