@@ -34,7 +34,10 @@ greedy`` the engine's greedy bot's own choice is expanded first at the root, win
 visits and is played when the clock left no iteration at all, so with very few iterations
 the bot plays like the greedy bot and departs from it only when search finds a
 better-visited action (with ``--playout greedy`` too: a rollout algorithm over the greedy
-policy).
+policy, Tesauro and Galperin, "On-line policy improvement using Monte-Carlo search", NIPS
+1996). With ``--confidence Z`` as well, the most visited action replaces the guide's pick
+only if its mean utility beats the guide's by more than Z standard errors of the
+difference: a few noisy play-outs no longer pull the bot off a good base policy.
 
 Time: each decision spends at most ``--time-share`` (default 0.75) of the ``time_ms`` the
 referee grants, counted from the moment the bot has the ``act`` message: an iteration
@@ -47,7 +50,7 @@ on stderr gives the searched decisions, iterations and milliseconds per search.
 
 Run it as ``python -m bots.ismcts [--iterations N] [--exploration C] [--playout P]
 [--epsilon E] [--depth D] [--margin S] [--tree-depth L] [--guide G] [--prior W]
-[--time-share F] [--name NAME]``. It knows no game: everything comes from the engine named
+[--confidence Z] [--time-share F] [--name NAME]``. It knows no game: everything comes from the engine named
 in ``hello`` and its contract (and, for the greedy play-outs and guide, the bot
 ``bots.<engine>_greedy``, found by that naming rule); per-engine settings are flags in the
 league files.
