@@ -50,10 +50,10 @@ on stderr gives the searched decisions, iterations and milliseconds per search.
 
 Run it as ``python -m bots.ismcts [--iterations N] [--exploration C] [--playout P]
 [--epsilon E] [--depth D] [--margin S] [--tree-depth L] [--guide G] [--prior W]
-[--confidence Z] [--time-share F] [--name NAME]``. It knows no game: everything comes from the engine named
-in ``hello`` and its contract (and, for the greedy play-outs and guide, the bot
-``bots.<engine>_greedy``, found by that naming rule); per-engine settings are flags in the
-league files.
+[--confidence Z] [--time-share F] [--name NAME]``. It knows no game: everything comes
+from the engine named in ``hello`` and its contract (and, for the greedy play-outs and
+guide, the bot ``bots.<engine>_greedy``, found by that naming rule); per-engine settings
+are flags in the league files.
 """
 
 from __future__ import annotations
