@@ -114,3 +114,19 @@ def test_confidence_keeps_the_guide_unless_another_action_is_clearly_better() ->
         other.total += 1.0
         other.squares += 1.0
     assert search.keep_guide(root, action_key(legal[1]), 1) == 1  # 0.99 vs 0.5: clear
+
+
+def test_flat_search_leaves_a_wrong_guide_on_clear_evidence() -> None:
+    """Pile 4: taking 1 wins 75 % of random play-outs, taking 2 only 50 %. A guide that
+    picks 2, with a progressive bias toward it and the tree cut to the root level, is still
+    overruled after 400 iterations; with 2 iterations it is kept."""
+    engine = ToyEngine()
+    seen = [engine.new_game(2, 1, {"pile": 4}).observation(0)]
+    legal = [{"type": "take", "n": 1}, {"type": "take", "n": 2}]
+    for iterations, taken in ((400, 1), (2, 2)):
+        game = GameInfo("toy", {"pile": 4}, "g", 0, 2, 1, random.Random(3))
+        search = Search(
+            engine, game, 0.7, random_playout, -1, first=1, prior=0.3, tree_depth=1, confidence=1.0
+        )
+        assert legal[search.choose(seen, legal, iterations, 0.0)]["n"] == taken
+        assert all(not child.children for child in search.root.children.values())
