@@ -494,8 +494,9 @@ class CatYardState(GameState):
 
         Payers are the non-empty fields (ascending) then the unused wild tiles (by id); per
         yard cat, every set of exactly ``len(cost)`` payers that can pay it, in
-        ``combinations`` order. The actions are cached per (slot, cost, the symbols of each
-        field that the cost asks for, the wild tiles that show one): see :func:`_slot_lures`.
+        ``combinations`` order. The actions are cached per (cost, the symbols of each field
+        that the cost asks for, the wild tiles that show one) and yard slot: see
+        :func:`_slot_lures`.
         """
         current = self.current
         fields = self.cushions[self.seat_pos[current]]
