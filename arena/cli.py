@@ -8,6 +8,7 @@ import os
 import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import compress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -17,7 +18,7 @@ from arena.errors import ConfigError, UserError
 
 if TYPE_CHECKING:
     from arena.game.referee import Step
-    from arena.record import GameRecord
+    from arena.record import GameRecord, GameRow
     from engines.base import Engine
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -314,21 +315,23 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
     from arena.league import store
     from arena.league.schedule import Shape
     from arena.show import tables as report
-    from arena.stats.ratings import compute_standings
+    from arena.stats.ratings import standings_of_rows
 
     league = store.read_league(folder)  # a clear error for a folder that is not a league's
     shape = Shape.of(league)
     outside = 0
 
-    def scheduled(records: Iterable[GameRecord]) -> Iterator[GameRecord]:
+    def scheduled(batches: Iterable[list[GameRow]]) -> Iterator[list[GameRow]]:
         nonlocal outside
-        for record in records:
-            if shape is None or shape.holds(record):
-                yield record
-            else:
-                outside += 1
+        for rows in batches:
+            if shape is not None:
+                keys = ("seating", "block", "rotation", "seed")
+                held = [shape.holds_row(*map(row.__getitem__, keys)) for row in rows]
+                outside += held.count(False)
+                rows = list(compress(rows, held))
+            yield rows
 
-    table = compute_standings(scheduled(store.iter_games(folder, warn=_say)), **kwargs)
+    table = standings_of_rows(scheduled(store.iter_game_rows(folder, warn=_say)), **kwargs)
     if outside:
         note = (
             f"{outside} stored games are not part of the league in {store.LEAGUE} "

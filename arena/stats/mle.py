@@ -31,6 +31,18 @@ def sum_by(index: IntArray, weights: FloatArray, size: int) -> FloatArray:
     return np.bincount(index, weights=weights, minlength=size).astype(np.float64, copy=False)
 
 
+def _row_sums(values: FloatArray) -> FloatArray:
+    """``values.sum(axis=1)``, the same numbers, faster for a few columns: numpy adds fewer
+    than 8 columns one after another, which column-wise ``+=`` does without its per-row
+    overhead (several times faster for 2-5 columns)."""
+    if values.shape[1] >= 8 or values.shape[1] == 0:
+        return np.asarray(values.sum(axis=1), dtype=np.float64)
+    total = values[:, 0].copy()
+    for column in range(1, values.shape[1]):
+        total += values[:, column]
+    return total
+
+
 def _logistic(x: FloatArray) -> FloatArray:
     return 0.5 * (1.0 + np.tanh(0.5 * x))
 
@@ -156,7 +168,7 @@ class PlackettLuce:
         n = self.n
         # strengths scaled so the strongest is 1 (no overflow); the dummy bot has strength 0
         e = np.append(np.exp(theta - theta.max(initial=0.0)), 0.0)[self.sets]
-        p = e / e.sum(axis=1, keepdims=True)
+        p = e / _row_sums(e)[:, None]
         spread = sum_by(self._flat_members, (set_weights[:, None] * p).reshape(-1), n + 1)
         pp = _logistic(theta[:, None] - theta[None, :])
         prior_games = prior_wins + prior_wins.T
