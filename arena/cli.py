@@ -19,6 +19,7 @@ from arena.errors import ConfigError, UserError
 if TYPE_CHECKING:
     from arena.game.referee import Step
     from arena.record import GameRecord, GameRow
+    from arena.stats.ratings import Standings
     from engines.base import Engine
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -220,9 +221,9 @@ def run(
     click.echo(
         f"{outcome.played} games played, {outcome.skipped} already stored, in {folder}", err=True
     )
-    _print_standings(folder, "table", write=True)
+    table = _print_standings(folder, "table", write=True)
     if not no_report:
-        click.echo(f"report: {_write_report(folder, None, REPORT_GAMES)}", err=True)
+        click.echo(f"report: {_write_report(folder, None, REPORT_GAMES, table)}", err=True)
     if outcome.disqualified:
         sys.exit(DISQUALIFIED_EXIT)
 
@@ -311,7 +312,11 @@ def _parse_anchor(text: str) -> tuple[str, float]:
     return text, BASE_RATING
 
 
-def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: Any) -> None:
+def _print_standings(
+    folder: Path, fmt: str, *, write: bool = False, **kwargs: Any
+) -> Standings | None:
+    """Print the standings of ``folder``; return them when they are the standings of every
+    stored game (no game outside the league), which the report then shows as they are."""
     from arena.league import store
     from arena.league.schedule import Shape
     from arena.show import tables as report
@@ -341,6 +346,7 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
     if write:
         store.write_standings_file(folder, table.to_dict())
     click.echo(report.render(table, fmt))
+    return None if outside else table
 
 
 @main.command()
@@ -599,14 +605,19 @@ def report(folder: str, output: str | None, games: int) -> None:
     click.echo(str(_write_report(Path(folder), Path(output) if output else None, games)))
 
 
-def _write_report(folder: Path, output: Path | None, games: int) -> Path:
+def _write_report(
+    folder: Path, output: Path | None, games: int, standings: Standings | None = None
+) -> Path:
+    """Write the report; ``standings``: those of every stored game, if already computed."""
     from arena.league import store
     from arena.show.html.report import build_report
     from arena.stats.ratings import compute_standings
 
     league = store.read_league(folder)
     records = store.read_games(folder, warn=_say)
-    page = build_report(folder, league, records, compute_standings(records), games=games)
+    if standings is None:
+        standings = compute_standings(records)
+    page = build_report(folder, league, records, standings, games=games)
     path = output or folder / "report.html"
     path.write_text(page, encoding="utf-8")
     return path

@@ -84,6 +84,21 @@ def fit_bt(wins: FloatArray, start: FloatArray | None = None) -> FloatArray:
     return theta - theta.mean(axis=-1, keepdims=True)
 
 
+def _unique_rows(rows: IntArray, base: int) -> tuple[IntArray, IntArray]:
+    """``np.unique(rows, axis=0, return_inverse=True)`` for rows of integers in ``[0, base)``:
+    the same sorted rows and inverse, from one integer key per row (the rows' digits in base
+    ``base``, which sort as the rows do) instead of a sort of whole rows (30x slower)."""
+    width = rows.shape[1]
+    if width == 0 or base**width >= 2**62:
+        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return unique, inverse.reshape(-1)
+    key = np.zeros(len(rows), dtype=np.int64)
+    for column in range(width):
+        key = key * base + rows[:, column]
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return rows[first], inverse.reshape(-1)
+
+
 class PlackettLuce:
     """Plackett–Luce choice stages, aggregated by choice set.
 
@@ -102,8 +117,7 @@ class PlackettLuce:
         width = members.shape[1] if members.size else 2
         members = members.reshape(-1, width)
         self.chosen = members[:, 0].copy()
-        self.sets, stage_set = np.unique(np.sort(members, axis=1), axis=0, return_inverse=True)
-        self.stage_set = stage_set.reshape(-1)
+        self.sets, self.stage_set = _unique_rows(np.sort(members, axis=1), n + 1)
         size = n + 1
         self._flat_members = self.sets.reshape(-1)
         self._pair_index = (self.sets[:, :, None] * size + self.sets[:, None, :]).reshape(-1)
