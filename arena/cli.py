@@ -617,7 +617,8 @@ def _write_report(
     records = store.read_games(folder, warn=_say)
     if standings is None:
         standings = compute_standings(records)
-    page = build_report(folder, league, records, standings, games=games)
+    fingerprints = store.read_fingerprints(folder)
+    page = build_report(folder, league, records, standings, games=games, fingerprints=fingerprints)
     path = output or folder / "report.html"
     path.write_text(page, encoding="utf-8")
     return path

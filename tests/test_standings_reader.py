@@ -13,7 +13,7 @@ import pytest
 
 from arena.league import store
 from arena.league.store import GAMES, iter_game_rows, iter_games, read_games
-from arena.record import GameRecord, _well_formed, well_formed_rows
+from arena.record import FORMAT, GameRecord, _well_formed, well_formed_rows
 from arena.stats.ratings import compute_standings, standings_of_rows
 from tests.conftest import ROOT
 from tests.ratings_sim import game, simulate_league, with_faults
@@ -23,7 +23,9 @@ FORMAT_1 = ROOT / "tests" / "data" / "ratings_space_five.jsonl"
 
 def good_row() -> dict[str, Any]:
     record = with_faults(game(["a", "b", "c"], [2, 1, 3], id="g1"), 1, {"timeout": 2}, "timeout")
-    return json.loads(record.to_json())
+    row: dict[str, Any] = json.loads(record.to_json())
+    assert row["format"] == FORMAT == 3
+    return row | {"think_us": [[5, -1], [3], []], "bot_notes": [[[0, "hi"]], [], []]}
 
 
 DAMAGED: list[dict[str, Any]] = [
@@ -53,6 +55,17 @@ DAMAGED: list[dict[str, Any]] = [
     {"options": []},
     {"seed": "1"},
     {"block": 1.5},
+    {"format": 4},
+    {"think_us": [[1, -2], [], []]},
+    {"think_us": [[1.5], [], []]},
+    {"think_us": [[], []]},
+    {"think_us": [[], None, []]},
+    {"bot_notes": [[[1]], [], []]},
+    {"bot_notes": [[[-1, "x"]], [], []]},
+    {"bot_notes": [[[1, 2]], [], []]},
+    {"bot_notes": [[[1, "x", 2]], [], []]},
+    {"bot_notes": [["x"], [], []]},
+    {"bot_notes": [[], []]},
 ]
 
 
@@ -64,6 +77,14 @@ def test_rows_are_refused_exactly_where_the_record_reader_refuses(change: dict[s
     assert _well_formed(bad) is None
     assert not well_formed_rows([good, bad, good])
     assert not well_formed_rows([bad])
+
+
+def test_format_2_rows_are_taken_without_the_keys_format_3_added() -> None:
+    old = {k: v for k, v in good_row().items() if k not in ("think_us", "bot_notes")}
+    old["format"] = 2
+    assert _well_formed(old) is not None
+    assert well_formed_rows([old, good_row()])
+    assert not well_formed_rows([old | {"format": 3}, good_row()])
 
 
 def test_a_row_without_a_key_is_refused() -> None:

@@ -285,7 +285,7 @@ def _parse(batches: Iterable[Sequence[GameRow]]) -> _Parsed:
                 verdict_counts.append(dict.fromkeys(VERDICTS, 0))
         bots = list(map(index.__getitem__, names))
         forfeits = list(_seat_column(rows, "forfeit"))
-        seat_values = (
+        seat_values: tuple[list[float], ...] = (
             [1.0] * len(bots),
             [forfeit is not None for forfeit in forfeits],
             list(_seat_column(rows, "decisions")),
