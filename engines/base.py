@@ -177,10 +177,11 @@ class EventLog(list[Any]):
         """``seat``'s next observation starts with the next event logged."""
         marks = self.marks
         marks[seat] = self.base + len(self)
-        seen = min(marks) - self.base
-        if seen >= self.trim_at > 0:
-            del self[:seen]
-            self.base += seen
+        if len(self) >= self.trim_at > 0:  # else fewer than trim_at events can have been seen
+            seen = min(marks) - self.base
+            if seen >= self.trim_at:
+                del self[:seen]
+                self.base += seen
 
     def since(self, seat: int) -> list[Any]:
         """The events logged since ``seat``'s mark (a new list; do not change the events)."""
@@ -220,7 +221,14 @@ class JsonList(list[Any]):
             self.json_text = f"{old[:-1]},{text}]" if len(self) > 1 else f"[{text}]"
 
     def copy(self) -> JsonList:
-        return JsonList(self, self.json_text)
+        twin = _new_list(JsonList)  # without __init__: this runs on every observation
+        _extend(twin, self)
+        twin.json_text = self.json_text
+        return twin
+
+
+_new_list = list.__new__
+_extend = list.extend
 
 
 def _forgetting(name: str) -> Callable[..., Any]:
