@@ -26,7 +26,15 @@ from functools import reduce
 from operator import or_
 from typing import Any
 
-from engines.base import Action, EventLog, GameState, OptionError, Result, ranks_from_scores
+from engines.base import (
+    Action,
+    EventLog,
+    GameState,
+    JsonList,
+    OptionError,
+    Result,
+    ranks_from_scores,
+)
 from engines.space_five.data import value
 from engines.space_five.geometry import (
     ALIEN_MASKS,
@@ -383,7 +391,9 @@ class SpaceFiveState(GameState):
         self.hands[seat].remove(code)
         key = (cell[1] + OFF) * WIDE + cell[0] + OFF
         self.grid[key] = code
-        self.layout_json.append([cell[0], cell[1], NAMES[code]])
+        x, y = cell
+        name = NAMES[code]
+        self.layout_json.add([x, y, name], f'[{x},{y},"{name}"]')
         self._refresh_front(key)
         self.placed.append(cell)
         self.placed_keys.append(key)
@@ -528,7 +538,9 @@ class SpaceFiveState(GameState):
     def set_layout(self, layout: Mapping[Cell, int]) -> None:
         """Replace the layout (the round's start card, or a position built by a test):
         the grid, its fit masks (``front``) and the observation's entries, in dict order."""
-        self.layout_json = [[x, y, NAMES[code]] for (x, y), code in layout.items()]
+        self.layout_json = JsonList()  # the observation's entries with their JSON text
+        for (x, y), code in layout.items():
+            self.layout_json.add([x, y, NAMES[code]], f'[{x},{y},"{NAMES[code]}"]')
         self.grid = {(y + OFF) * WIDE + x + OFF: code for (x, y), code in layout.items()}
         self.front = {}
         grid = self.grid
@@ -633,6 +645,7 @@ class SpaceFiveState(GameState):
     # -- views -------------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
         active = self.active
+        groups, known = self.groups[seat], self.box_known[seat]
         obs: dict[str, Any] = {
             "game": "space-five",
             "mode": "solo" if self.solo else "standard",
@@ -645,8 +658,8 @@ class SpaceFiveState(GameState):
             "rounds": self.rounds,
             "turn": self.turn,
             "turns_without_play": self.turns_without_play,
-            "layout": self.layout_json[:],
-            "hand": [NAMES[c] for c in self.hands[seat]],
+            "layout": self.layout_json.copy(),
+            "hand": [*map(_NAME, self.hands[seat])],
             "hand_sizes": [*map(len, self.hands)],
             "stack_sizes": [*map(len, self.stacks)],
             "pending": {
@@ -660,8 +673,8 @@ class SpaceFiveState(GameState):
             # bottom of its stack ([candidates, how many left] per exchange, oldest first)
             # and its own hand cards it put in the box
             # (sorted: the order inside an exchange is hidden)
-            "own_stack_bottom": [[_names(cs), left] for cs, left in self.groups[seat]],
-            "own_in_box": _names(self.box_known[seat]),
+            "own_stack_bottom": [[_names(cs), left] for cs, left in groups] if groups else [],
+            "own_in_box": _names(known) if known else [],
             "events": self.log.since(seat),
         }
         if self.solo:
@@ -852,7 +865,10 @@ def deal_counts(players: int, options: Mapping[str, Any]) -> list[int]:
 
 
 def _names(codes: Iterable[int]) -> list[str]:
-    return [NAMES[c] for c in sorted(codes)]
+    return [*map(_NAME, sorted(codes))]
+
+
+_NAME = NAMES.__getitem__
 
 
 def _distinct(cards: Iterable[int]) -> list[int]:
