@@ -20,6 +20,7 @@ import random
 from bisect import insort
 from collections.abc import Mapping, Sequence
 from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from engines.base import (
@@ -437,21 +438,19 @@ class IfItFitsState(GameState):
             "options": dict(self.options),
             "deck_size": len(self.deck),
             "removed": len(self.removed),
-            "discard": [CARD_IDS[c] for c in self.discard],
-            "hand": [CARD_IDS[c] for c in self.hands[seat]],
-            "hand_sizes": [len(h) for h in self.hands],
-            "cat_supply": [len(s) for s in self.supply],
+            "discard": [*map(_CARD_ID, self.discard)],
+            "hand": [*map(_CARD_ID, self.hands[seat])],
+            "hand_sizes": [*map(len, self.hands)],
+            "cat_supply": [*map(len, self.supply)],
             "layout": self.entries.copy(),
-            "awake_cats": [[*_XY[s], CARD_IDS[c]] for s, c in sorted(self.awake.items())],
-            "seam_princesses": [
-                [*_XY[s], CARD_IDS[c]] for s, c in sorted(self.seam_princess.items())
-            ],
+            "awake_cats": _seam_view(self.awake) if self.awake else [],
+            "seam_princesses": _seam_view(self.seam_princess) if self.seam_princess else [],
             "boxes": self._boxes(),
             "pending": None
             if pending is None
             else {
                 "card": CARD_IDS[pending],
-                "slot": None if self.pending_slot is None else _slot_json(self.pending_slot),
+                "slot": None if self.pending_slot is None else [*_XY[self.pending_slot]],
             },
             "events": self.log.since(seat),
         }
@@ -461,7 +460,7 @@ class IfItFitsState(GameState):
         view = self._boxes_view
         if view is None:
             entry_at = self.entry_at
-            boxes = sorted(self.layout.boxes.values(), key=_first)
+            boxes = sorted(self.layout.boxes.values(), key=_FIRST)
             for box in boxes:
                 if box.json is None:
                     _box_json(box, entry_at)
@@ -634,6 +633,15 @@ def _card_words(card: int) -> str:
 
 def _first(box: Box) -> int:
     return box.first
+
+
+def _seam_view(seams: dict[int, int]) -> list[list[Any]]:
+    """``[x, y, card id]`` per seam (cats awake, Princesses there), by seam."""
+    return [[*_XY[s], CARD_IDS[c]] for s, c in sorted(seams.items())]
+
+
+_CARD_ID = CARD_IDS.__getitem__
+_FIRST = attrgetter("first")
 
 
 def _box_json(box: Box, entry_at: Mapping[int, int]) -> None:
