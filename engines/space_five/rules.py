@@ -22,8 +22,6 @@ from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import reduce
-from operator import or_
 from typing import Any
 
 from engines.base import (
@@ -232,7 +230,7 @@ class SpaceFiveState(GameState):
         self.hands: list[list[int]] = [[] for _ in range(self.players)]
         # What each owner knows of hidden cards (used by determinize): groups of exchanged
         # cards at the bottom of the own stack (candidates, how many still there), and
-        # own cards known to lie in the box.
+        # own cards known to lie in the box (sorted).
         self.groups: list[list[tuple[tuple[int, ...], int]]] = [[] for _ in range(self.players)]
         self.box_known: list[list[int]] = [[] for _ in range(self.players)]
         for seat in range(self.players):
@@ -388,18 +386,20 @@ class SpaceFiveState(GameState):
 
     def _place(self, code: int, cell: Cell) -> None:
         seat = self.active
-        self.hands[seat].remove(code)
-        key = (cell[1] + OFF) * WIDE + cell[0] + OFF
-        self.grid[key] = code
+        hand = self.hands[seat]
+        hand.remove(code)
         x, y = cell
+        key = (y + OFF) * WIDE + x + OFF
+        self.grid[key] = code
         name = NAMES[code]
         self.layout_json.add([x, y, name], f'[{x},{y},"{name}"]')
         self._refresh_front(key)
         self.placed.append(cell)
         self.placed_keys.append(key)
         self.phase = _PLACING
-        self._log(seat, "place", cell[0], cell[1], NAMES[code])
-        self._check_out(seat)
+        self.log.append([self.turn, seat, "place", x, y, name])
+        if not hand:
+            self._check_out(seat)
 
     def _finish_play(self) -> None:
         bonus = _play_bonus_keys(self.grid, self.placed_keys)
@@ -416,7 +416,7 @@ class SpaceFiveState(GameState):
             assert card is not None
             code = CODE_OF[card]
             self.hands[seat].remove(code)
-            self.box_known[seat].append(code)
+            insort(self.box_known[seat], code)
         elif source == "stack":
             code = self._pop_stack(seat, seen=False)
         else:
@@ -521,7 +521,9 @@ class SpaceFiveState(GameState):
             if left > 1:
                 groups[0] = (candidates, left - 1)
             else:
-                self.box_known[seat].extend(candidates)  # all its other cards left unseen
+                known = self.box_known[seat]
+                known.extend(candidates)  # all its other cards left unseen
+                known.sort()
                 del groups[0]
         return code
 
@@ -618,12 +620,19 @@ class SpaceFiveState(GameState):
                     front.pop(cell, None)
 
     def _someone_can_play(self) -> bool:
-        fits = reduce(or_, self.front.values(), 0)
-        for cards in (*self.hands, *self.stacks):
+        """Whether a card in some hand or stack fits some frontier cell (hands first: a hand
+        card nearly always fits somewhere, and then a few cells decide)."""
+        held = 0
+        for cards in self.hands:
             for code in cards:
-                if fits >> code & 1:
-                    return True
-        return False
+                held |= 1 << code
+        masks = self.front.values()
+        if any(mask & held for mask in masks):
+            return True
+        for cards in self.stacks:
+            for code in cards:
+                held |= 1 << code
+        return any(mask & held for mask in masks)
 
     def _fewest(self) -> list[int]:
         remaining = self.remaining()
@@ -674,7 +683,7 @@ class SpaceFiveState(GameState):
             # and its own hand cards it put in the box
             # (sorted: the order inside an exchange is hidden)
             "own_stack_bottom": [[_names(cs), left] for cs, left in groups] if groups else [],
-            "own_in_box": _names(known) if known else [],
+            "own_in_box": [*map(_NAME, known)],
             "events": self.log.since(seat),
         }
         if self.solo:
