@@ -89,7 +89,9 @@ _EXCHANGE_SELECT = Phase.EXCHANGE_SELECT
 _BONUS = Phase.BONUS
 _SOLO_DISCARD = Phase.SOLO_DISCARD
 _OVER = Phase.OVER
-_PHASE_TEXT: dict[Phase, str] = {phase: phase.value for phase in Phase}
+# a phase's text as a plain str, C-level (a dict keyed by Phase would hash the member by a
+# Python-level Enum.__hash__ on every observation)
+_PHASE_TEXT = str.__str__
 
 
 # -- value types -----------------------------------------------------------------------------
@@ -662,7 +664,7 @@ class SpaceFiveState(GameState):
             "num_players": self.players,
             "to_move": None if self.phase is _OVER else active,
             "active_seat": active,
-            "phase": _PHASE_TEXT[self.phase],
+            "phase": _PHASE_TEXT(self.phase),
             "round": self.round,
             "rounds": self.rounds,
             "turn": self.turn,
@@ -673,7 +675,7 @@ class SpaceFiveState(GameState):
             "stack_sizes": [*map(len, self.stacks)],
             "pending": {
                 "placed": len(self.placed),  # the last entries of layout are this play's
-                "exchange_picked": [NAMES[c] for c in self.picked] if seat == active else [],
+                "exchange_picked": [*map(_NAME, self.picked)] if seat == active else [],
                 "exchange_count": len(self.picked),
                 "bonus_left": self.bonus_left,
             },
