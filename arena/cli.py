@@ -603,7 +603,9 @@ def _write_report(folder: Path, output: Path | None, games: int) -> Path:
 
     league = store.read_league(folder)
     records = store.read_games(folder, warn=_say)
-    page = build_report(folder, league, records, compute_standings(records), games=games)
+    standings = compute_standings(records)
+    fingerprints = store.read_fingerprints(folder)
+    page = build_report(folder, league, records, standings, games=games, fingerprints=fingerprints)
     path = output or folder / "report.html"
     path.write_text(page, encoding="utf-8")
     return path

@@ -16,7 +16,7 @@ from arena.errors import BotIllegal, BotProtocolError
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 1 << 20  # default cap on one line from a bot
-MAX_NOTE_CHARS = 200
+MAX_NOTE_CHARS = 200  # of a bot's note, kept in the game's record
 
 Message = dict[str, Any]
 
@@ -140,7 +140,7 @@ def ready(name: str, version: str = "0") -> Message:
     return {"type": "ready", "name": name, "version": version}
 
 
-def action_index(index: int, note: str | None = None) -> Message:
+def action_index(index: int, note: str = "") -> Message:
     message: Message = {"type": "action", "index": index}
     if note:
         message["note"] = note[:MAX_NOTE_CHARS]
@@ -183,3 +183,12 @@ def chosen_index(message: Message, legal: list[dict[str, Any]]) -> int:
                 f"action not in the legal list: {_preview(json.dumps(action))}"
             ) from None
     raise BotProtocolError("an 'action' message needs 'index' or 'action'")
+
+
+def chosen_note(message: Message) -> str:
+    """The optional ``note`` of an ``action`` message, cut to :data:`MAX_NOTE_CHARS`
+    (``""`` when there is none); a note that is not a string is a :class:`BotProtocolError`."""
+    note = message.get("note", "")
+    if not isinstance(note, str):
+        raise BotProtocolError(f"'note' must be a string, got {_preview(json.dumps(note))}")
+    return note[:MAX_NOTE_CHARS]

@@ -30,7 +30,11 @@ import orjson
 from arena import protocol
 from arena.errors import VERDICTS, RecordError
 
-FORMAT = 2
+FORMAT = 3
+NOTES_BUDGET = 2000
+"""Characters of bot notes kept per seat and game; later notes are dropped."""
+NOT_ASKED = -1
+"""A ``think_us`` entry for a turn the referee played for the seat."""
 
 Forfeit = Literal["timeout", "illegal", "protocol", "crash", "startup", "disqualified", "resign"]
 """Why a seat forfeited: the verdict class of the fault that ended its game,
@@ -53,6 +57,8 @@ class SeatRecord:
     notes: tuple[str, ...] = ()
     decisions: int = 0
     think_ms: float = 0.0
+    think_us: tuple[int, ...] = ()
+    bot_notes: tuple[tuple[int, str], ...] = ()
 
     @property
     def faults(self) -> int:
@@ -117,6 +123,8 @@ class GameRecord:
             "notes": [list(s.notes) for s in seats],
             "decisions": [s.decisions for s in seats],
             "think_ms": [s.think_ms for s in seats],
+            "think_us": [list(s.think_us) for s in seats],
+            "bot_notes": [[list(note) for note in s.bot_notes] for s in seats],
             "wall_ms": self.wall_ms,
         }
 
@@ -135,7 +143,7 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: object) -> GameRecord:
-        """A record from its JSON form (format 1 or 2); raise :class:`RecordError`."""
+        """A record from its JSON form (format 1, 2 or 3); raise :class:`RecordError`."""
         if not isinstance(data, dict):
             raise RecordError(f"expected a JSON object, got {_preview(orjson.dumps(data))}")
         record = _well_formed(data)
@@ -145,11 +153,11 @@ class GameRecord:
 # --------------------------------------------------------------------------- reading
 
 # A results folder can hold 100,000s of lines, so a line is read in two steps:
-# :func:`_well_formed` accepts a current-format line in a few C-level passes (``type`` sets,
-# ``min``, ``isfinite``) and builds the record; only a line it does not accept (an older
-# format, or a damaged line) goes to :class:`_Reader`, which checks key by key and says what
-# is wrong. ``_well_formed`` accepts nothing that ``_Reader`` would refuse
-# (tests/test_record.py holds the two to the same answers).
+# :func:`_well_formed` accepts a format 2 or 3 line in a few C-level passes (``type`` sets,
+# ``min``, ``isfinite``) and builds the record; only a line it does not accept (format 1, or
+# a damaged line) goes to :class:`_Reader`, which checks key by key and says what is wrong.
+# ``_well_formed`` accepts nothing that ``_Reader`` would refuse (tests/test_record.py holds
+# the two to the same answers).
 
 _SCALAR_KEYS = (
     ("id", str),
@@ -164,6 +172,7 @@ _SCALAR_KEYS = (
     ("moves", list),
 )
 _SEAT_KEYS = ("seating", "scores", "ranks", "forfeit", "verdicts", "notes", "decisions", "think_ms")
+_SEAT_KEYS_3 = ("think_us", "bot_notes")  # new in format 3
 _INT = frozenset({int})
 _NUMBER = frozenset({int, float})
 _STR = frozenset({str})
@@ -171,15 +180,17 @@ _FORFEIT_OR_NONE = frozenset({None, *get_args(Forfeit)})
 
 
 def _well_formed(data: dict[str, Any]) -> GameRecord | None:
-    """The record of a well-formed current-format line, or None (then ask :class:`_Reader`)."""
+    """The record of a well-formed format 2 or 3 line, or None (then ask :class:`_Reader`)."""
     try:
-        if type(data["format"]) is not int or data["format"] != FORMAT:
+        version = data["format"]
+        if type(version) is not int or version not in (2, FORMAT):
             return None
         for key, kind in _SCALAR_KEYS:
             if type(data[key]) is not kind:
                 return None
-        columns = [data[key] for key in _SEAT_KEYS]
-        seating, scores, ranks, forfeits, verdicts, notes, decisions, think = columns
+        keys = _SEAT_KEYS + _SEAT_KEYS_3 if version == FORMAT else _SEAT_KEYS
+        columns = [data[key] for key in keys]
+        seating, scores, ranks, forfeits, verdicts, notes, decisions, think = columns[:8]
         players = len(seating)
         if players == 0 or data["players"] != players or type(data["players"]) is not int:
             return None
@@ -202,10 +213,19 @@ def _well_formed(data: dict[str, Any]) -> GameRecord | None:
             and all(_well_formed_seat(v, n) for v, n in zip(verdicts, notes, strict=True))
         ):
             return None
+        if version == FORMAT:
+            if not all(map(_well_formed_turns, columns[8])):
+                return None
+            said = [_well_formed_notes(seat_notes) for seat_notes in columns[9]]
+            if None in said:
+                return None
+            turns = [tuple(seat_turns) for seat_turns in columns[8]]
+        else:
+            turns, said = [()] * players, [()] * players
     except (KeyError, TypeError):
         return None
     notes = [tuple(seat_notes) for seat_notes in notes]
-    per_seat = (seating, scores, ranks, forfeits, verdicts, notes, decisions, think)
+    per_seat = (seating, scores, ranks, forfeits, verdicts, notes, decisions, think, turns, said)
     return GameRecord(
         id=data["id"],
         engine=data["engine"],
@@ -232,6 +252,31 @@ def _well_formed_seat(verdicts: Any, notes: Any) -> bool:
     )
 
 
+def _well_formed_turns(turns: Any) -> bool:
+    return (
+        type(turns) is list
+        and _INT.issuperset(map(type, turns))
+        and min(turns, default=0) >= NOT_ASKED
+    )
+
+
+def _well_formed_notes(notes: Any) -> tuple[tuple[int, str], ...] | None:
+    if type(notes) is not list:
+        return None
+    said = []
+    for note in notes:
+        if not (
+            type(note) is list
+            and len(note) == 2
+            and type(note[0]) is int
+            and note[0] >= 0
+            and type(note[1]) is str
+        ):
+            return None
+        said.append((note[0], note[1]))
+    return tuple(said)
+
+
 T = TypeVar("T")
 
 
@@ -248,9 +293,9 @@ class _Reader:
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
         version = data.get("format", 1)
-        if version not in (1, FORMAT) or isinstance(version, bool):
-            raise RecordError(f"unknown record format {version!r} (this arena reads 1 and 2)")
-        self.old = version == 1  # format 1: keys beside the core may be missing
+        if version not in (1, 2, FORMAT) or isinstance(version, bool):
+            raise RecordError(f"unknown record format {version!r} (this arena reads 1 to 3)")
+        self.version: int = version
 
     def record(self) -> GameRecord:
         seating = self.get("seating", _strings)
@@ -267,19 +312,19 @@ class _Reader:
         notes = self.seat_list("notes", _each(_strings), players, default=no_notes)
         decisions = self.seat_list("decisions", _counts, players, default=0)
         think = self.seat_list("think_ms", _numbers, players, default=0.0)
-        if self.old:
+        no_turns: tuple[int, ...] = ()
+        no_said: tuple[tuple[int, str], ...] = ()
+        turns = self.seat_list("think_us", _each(_turns), players, default=no_turns)
+        said = self.seat_list("bot_notes", _each(_said), players, default=no_said)
+        if self.version == 1:
             flags = self.seat_list("forfeit", _each(_flag), players, default=False)
             forfeits = [
                 _old_forfeit(v) if f else None for f, v in zip(flags, verdicts, strict=True)
             ]
         else:
             forfeits = self.seat_list("forfeit", _each(_forfeit), players)
-        seats = tuple(
-            SeatRecord(*values)
-            for values in zip(
-                seating, scores, ranks, forfeits, verdicts, notes, decisions, think, strict=True
-            )
-        )
+        per_seat = (seating, scores, ranks, forfeits, verdicts, notes, decisions, think)
+        seats = tuple(SeatRecord(*values) for values in zip(*per_seat, turns, said, strict=True))
         return GameRecord(
             id=self.get("id", _string),
             engine=self.get("engine", _string),
@@ -295,9 +340,13 @@ class _Reader:
             wall_ms=self.get("wall_ms", _number, 0.0),
         )
 
+    def may_lack(self, key: str) -> bool:
+        """Whether this line's format may leave ``key`` out (it came in a later format)."""
+        return self.version < _SINCE.get(key, 2)
+
     def get(self, key: str, check: Callable[[Any], T], default: T | _Missing = MISSING) -> T:
         if key not in self.data:
-            if self.old and not isinstance(default, _Missing):
+            if self.may_lack(key) and not isinstance(default, _Missing):
                 return default
             raise RecordError(f"no {key!r}")
         try:
@@ -313,7 +362,7 @@ class _Reader:
         default: T | _Missing = MISSING,
     ) -> list[T]:
         """A per-seat list: ``check`` validates the whole list (one entry per seat)."""
-        if key not in self.data and self.old and not isinstance(default, _Missing):
+        if key not in self.data and self.may_lack(key) and not isinstance(default, _Missing):
             return [default] * players
         values = self.get(key, _list)
         if len(values) != players:
@@ -322,6 +371,10 @@ class _Reader:
             return check(values)
         except (TypeError, ValueError) as exc:
             raise RecordError(f"{key!r}: {exc}") from None
+
+
+# The format that made a key required; format 1 lines may lack every key beside the core.
+_SINCE = {"think_us": 3, "bot_notes": 3}
 
 
 def _preview(line: bytes | str, limit: int = 60) -> str:
@@ -403,6 +456,22 @@ def _strings(value: Any) -> tuple[str, ...]:
     if not frozenset({str}).issuperset(map(type, values)):
         raise TypeError(f"expected strings, got {_shown(values)}")
     return tuple(values)
+
+
+def _turns(value: Any) -> tuple[int, ...]:
+    values = _list(value)
+    if not _INT.issuperset(map(type, values)):
+        raise TypeError(f"expected integers, got {_shown(values)}")
+    if values and min(values) < NOT_ASKED:
+        raise ValueError(f"expected microseconds or {NOT_ASKED}, got {_shown(values)}")
+    return tuple(values)
+
+
+def _said(value: Any) -> tuple[tuple[int, str], ...]:
+    said = _well_formed_notes(_list(value))
+    if said is None:
+        raise TypeError(f"expected [step, text] pairs, got {_shown(value)}")
+    return said
 
 
 def _flag(value: Any) -> bool:

@@ -13,8 +13,10 @@ the chosen action in ``legal`` or the action object itself::
 
 ``game`` is a :class:`GameInfo`: the engine and its options, this bot's seat, the number of
 players, a :class:`random.Random` seeded from the referee's ``start`` seed (so the bot is
-deterministic), and the clock. The SDK answers ``hello``, keeps one ``GameInfo`` per game,
-and exits on ``bye`` or when stdin closes.
+deterministic), and the clock. Setting ``game.note`` in ``choose`` sends that text with the
+action (the protocol's optional ``note``: the game's record keeps it and the game viewer
+shows it with the move). The SDK answers ``hello``, keeps one ``GameInfo`` per game, and
+exits on ``bye`` or when stdin closes.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class GameInfo:
     time_ms: int = 0
     bank_ms: int = 0
     memory: dict[str, Any] = field(default_factory=dict)  # free for the bot's own use
+    note: str = ""  # set by ``choose``: sent with this action, then cleared
 
 
 Choose = Callable[[dict[str, Any], list[Action], GameInfo], "int | Action"]
@@ -95,12 +98,15 @@ def run(
             info.step = message["step"]
             info.time_ms = message.get("time_ms", 0)
             info.bank_ms = message.get("bank_ms", 0)
+            info.note = ""
             legal = message["legal"]
             choice = choose(message["observation"], legal, info)
             if isinstance(choice, int):
-                answer = protocol.action_index(choice)
+                answer = protocol.action_index(choice, info.note)
             else:
                 answer = {"type": "action", "action": choice}
+                if info.note:
+                    answer["note"] = info.note[: protocol.MAX_NOTE_CHARS]
             answer["step"] = info.step
             send(answer)
         elif kind == "end":

@@ -10,14 +10,22 @@ Carlo Tree Search", IEEE Transactions on Computational Intelligence and AI in Ga
    hidden parts on later calls);
 2. *selects* down the tree with UCB1 over the children whose action is legal in this
    determinization, using the availability count (how often the child was legal when its
-   parent was visited) in place of the parent's visits, as the paper prescribes;
-3. *expands* one untried legal action (at random), then *plays out*: uniformly random
-   actions (``--playout random``, the default) or the engine's greedy bot for every seat
-   (``--playout greedy``), to the end of the game or for at most ``--depth`` actions;
-4. *backs up* the rank-based utility (:func:`engines.base.utility`, 0 to 1 for every seat
-   count, solo included) of the state reached, scored as it stands when the play-out was
-   cut: each node adds the utility of the seat that chose its action, so every seat is
-   assumed to play for itself (max^n).
+   parent was visited) in place of the parent's visits, as the paper prescribes; at the
+   root, ``--prior W`` adds the progressive bias ``W / (visits + 1)`` to the guide's pick
+   (Chaslot et al., "Progressive strategies for Monte-Carlo tree search", New Mathematics
+   and Natural Computation 4(3), 2008);
+3. *expands* one untried legal action (at random), unless the tree already has
+   ``--tree-depth`` levels below the root (1: flat Monte Carlo over the root actions), then
+   *plays out*: uniformly random actions (``--playout random``, the default) or the engine's
+   greedy bot for every seat (``--playout greedy``; with ``--epsilon E`` a random action
+   instead with probability E at each step), to the end of the game or for at most
+   ``--depth`` actions;
+4. *backs up* the utility of the state reached for each seat: the rank-based
+   :func:`engines.base.utility` (0 to 1 for every seat count, solo included) of a finished
+   game or of a cut one scored as it stands; with ``--margin S`` a cut play-out at two or
+   more seats is scored instead by :func:`margin_utility`, a logistic of the score margins
+   at scale S (the rank-based value as S goes to 0). Each node adds the utility of the seat
+   that chose its action, so every seat is assumed to play for itself (max^n).
 
 Children are keyed by :func:`engines.base.action_key`, so the same action in different
 determinizations meets the same statistics. The move played is the root child with the
@@ -26,19 +34,26 @@ greedy`` the engine's greedy bot's own choice is expanded first at the root, win
 visits and is played when the clock left no iteration at all, so with very few iterations
 the bot plays like the greedy bot and departs from it only when search finds a
 better-visited action (with ``--playout greedy`` too: a rollout algorithm over the greedy
-policy).
+policy, Tesauro and Galperin, "On-line policy improvement using Monte-Carlo search", NIPS
+1996). With ``--confidence Z`` as well, the most visited action replaces the guide's pick
+only if its mean utility beats the guide's by more than Z standard errors of the
+difference: a few noisy play-outs no longer pull the bot off a good base policy.
 
-Time: each decision spends ``--time-share`` (default 0.5) of the ``time_ms`` the referee
-grants and never draws on the bank (an iteration that started in time may end after it);
-a decision with one legal action answers at once. ``--iterations N`` replaces the clock by
-a fixed budget of N iterations: then every choice depends only on the observations and the
-``start`` seed, so games replay exactly. After each game one line on stderr gives the
-searched decisions, iterations and milliseconds per search.
+Time: each decision spends at most ``--time-share`` (default 0.75) of the ``time_ms`` the
+referee grants, counted from the moment the bot has the ``act`` message: an iteration
+starts only if one more of the mean length so far ends within that share, and the rest of
+``time_ms`` is left for the pipe, the parsing on both sides and a slow iteration; the bank
+is never planned for. A decision with one legal action answers at once. ``--iterations N``
+replaces the clock by a fixed budget of N iterations: then every choice depends only on
+the observations and the ``start`` seed, so games replay exactly. After each game one line
+on stderr gives the searched decisions, iterations and milliseconds per search.
 
 Run it as ``python -m bots.ismcts [--iterations N] [--exploration C] [--playout P]
-[--depth D] [--guide G] [--time-share F] [--name NAME]``. It knows no game: everything
-comes from the engine named in ``hello`` and its contract (and, for the greedy play-outs
-and guide, the bot ``bots.<engine>_greedy``, found by that naming rule).
+[--epsilon E] [--depth D] [--margin S] [--tree-depth L] [--guide G] [--prior W]
+[--confidence Z] [--time-share F] [--name NAME]``. It knows no game: everything comes
+from the engine named in ``hello`` and its contract (and, for the greedy play-outs and
+guide, the bot ``bots.<engine>_greedy``, found by that naming rule); per-engine settings
+are flags in the league files.
 """
 
 from __future__ import annotations
@@ -50,11 +65,12 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import engines
 from arena.sdk import GameInfo, run
-from engines.base import Action, ActionKey, Engine, State, action_key, utility
+from engines.base import Action, ActionKey, Engine, Result, State, action_key, utility
 
 Playout = Callable[[State, random.Random, int], None]
 Choose = Callable[[dict[str, Any], list[Action], GameInfo], "int | Action"]
@@ -63,14 +79,21 @@ Choose = Callable[[dict[str, Any], list[Action], GameInfo], "int | Action"]
 class Node:
     """One tree node: the statistics of the action that leads to it."""
 
-    __slots__ = ("available", "children", "seat", "total", "visits")
+    __slots__ = ("available", "children", "seat", "squares", "total", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # who chose the action leading here (whose utility is summed)
         self.visits = 0
         self.available = 0
         self.total = 0.0
+        self.squares = 0.0  # the sum of the squared utilities (for --confidence)
         self.children: dict[ActionKey, Node] = {}
+
+    def spread(self) -> float:
+        """The squared standard error of this node's mean utility (visits >= 2)."""
+        n = self.visits
+        mean = self.total / n
+        return max(0.0, self.squares / n - mean * mean) / (n - 1)
 
 
 def random_playout(state: State, rng: random.Random, steps: int) -> None:
@@ -89,20 +112,37 @@ def load_greedy(engine: Engine) -> Choose:
 
 
 def greedy_playout(
-    choose: Choose, engine: Engine, options: dict[str, Any], players: int
+    choose: Choose, engine: Engine, options: dict[str, Any], players: int, epsilon: float = 0.0
 ) -> Playout:
-    """Play-outs where every seat plays ``choose`` (the engine's greedy bot)."""
+    """Play-outs where every seat plays ``choose`` (the engine's greedy bot), or with
+    probability ``epsilon`` a uniformly random action instead (epsilon-greedy)."""
 
     def playout(state: State, rng: random.Random, steps: int) -> None:
         info = GameInfo(engine.name, options, "playout", 0, players, 0, rng)
         while steps and (seat := state.to_move()) is not None:
             legal = state.legal_actions()
-            info.seat = seat
-            choice = choose(state.observation(seat), legal, info)
-            state.apply(legal[choice] if isinstance(choice, int) else choice)
+            if epsilon and rng.random() < epsilon:
+                state.apply(legal[rng.randrange(len(legal))])
+            else:
+                info.seat = seat
+                choice = choose(state.observation(seat), legal, info)
+                state.apply(legal[choice] if isinstance(choice, int) else choice)
             steps -= 1
 
     return playout
+
+
+def margin_utility(result: Result, seat: int, scale: float) -> float:
+    """A play-out cut before the end, scored by its score margins: the mean over the other
+    seats of a logistic of (own score - their score) / ``scale``; 0.5 on a tie, and the
+    rank-based :func:`~engines.base.utility` as ``scale`` goes to 0."""
+    scores = result.scores
+    own = scores[seat]
+    total = 0.0
+    for other, theirs in enumerate(scores):
+        if other != seat:
+            total += 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, (theirs - own) / scale))))
+    return total / (len(scores) - 1)
 
 
 class Search:
@@ -116,6 +156,10 @@ class Search:
         playout: Playout,
         depth: int,
         first: int | None = None,
+        prior: float = 0.0,
+        margin: float = 0.0,
+        tree_depth: int = -1,
+        confidence: float = 0.0,
     ) -> None:
         self.engine = engine
         self.game = game
@@ -124,7 +168,12 @@ class Search:
         self.depth = depth
         self.first: ActionKey | None = None  # the root action tried first, kept on ties
         self.first_index = first
+        self.prior = prior  # progressive bias toward ``first`` at the root
+        self.margin = margin  # > 0: cut play-outs scored by score margins at this scale
+        self.tree_depth = tree_depth  # levels of the tree below the root (-1: no limit)
+        self.confidence = confidence  # > 0: leave the guide's pick only on this evidence
         self.iterations = 0
+        self.root = Node(game.seat)
 
     def choose(
         self,
@@ -136,16 +185,24 @@ class Search:
         """The index in ``legal`` of the most visited root action."""
         game = self.game
         rng = game.rng
-        root = Node(game.seat)
+        root = self.root = Node(game.seat)
         if self.first_index is not None:
             self.first = action_key(legal[self.first_index])
         done = 0
-        while done < iterations if iterations is not None else time.monotonic() < deadline:
+        started = now = time.monotonic()
+        # on the clock, an iteration starts only if one more of the mean length ends in time
+        while (
+            done < iterations
+            if iterations is not None
+            else now + ((now - started) / done if done else 0.0) < deadline
+        ):
             state = self.engine.sample_state(
                 game.players, game.options, game.seat, observations, rng
             )
             self.iterate(root, state, rng)
             done += 1
+            if iterations is None:
+                now = time.monotonic()
         self.iterations = done
         best_index = self.first_index or 0  # no iteration done: the guide's pick, or the first
         best = (0, False, -1.0)
@@ -156,12 +213,28 @@ class Search:
                 value = (child.visits, key == self.first, child.total / child.visits)
                 if value > best:
                     best_index, best = index, value
+        if self.confidence and self.first is not None and best_index != self.first_index:
+            best_index = self.keep_guide(root, action_key(legal[best_index]), best_index)
         return best_index
+
+    def keep_guide(self, root: Node, key: ActionKey, index: int) -> int:
+        """With ``--confidence Z``: the guide's pick unless ``key``'s mean beats it by more
+        than Z standard errors of the difference (each from at least two visits)."""
+        guide = root.children.get(self.first) if self.first is not None else None
+        chosen = root.children[key]
+        fallback = self.first_index if self.first_index is not None else index
+        if guide is None or guide.visits < 2 or chosen.visits < 2:
+            return fallback
+        gain = chosen.total / chosen.visits - guide.total / guide.visits
+        if gain > self.confidence * math.sqrt(chosen.spread() + guide.spread()):
+            return index
+        return fallback
 
     def iterate(self, root: Node, state: State, rng: random.Random) -> None:
         path = [root]
         node = root
-        while (seat := state.to_move()) is not None:
+        levels = self.tree_depth
+        while (seat := state.to_move()) is not None and (levels < 0 or len(path) <= levels):
             legal = state.legal_actions()
             keys = [action_key(action) for action in legal]
             untried = [i for i, key in enumerate(keys) if key not in node.children]
@@ -183,39 +256,57 @@ class Search:
         if state.to_move() is not None:
             self.playout(state, rng, self.depth)
         result = state.result()
+        cut = self.margin > 0 and len(result.scores) > 1 and state.to_move() is not None
         values: dict[int, float] = {}
         for visited in path:
             visited.visits += 1
             if visited is not root:
                 seat = visited.seat
                 if seat not in values:
-                    values[seat] = utility(result, seat)
-                visited.total += values[seat]
+                    values[seat] = (
+                        margin_utility(result, seat, self.margin) if cut else utility(result, seat)
+                    )
+                value = values[seat]
+                visited.total += value
+                visited.squares += value * value
 
     def select(self, node: Node, keys: list[ActionKey]) -> int:
-        """UCB1 with availability counts over the children legal in this determinization."""
+        """UCB1 with availability counts over the children legal in this determinization,
+        plus at the root a progressive bias ``prior / (visits + 1)`` for the guide's pick."""
         best_index, best = 0, -math.inf
         c = self.exploration
         children = node.children
+        favoured = self.first if self.prior and node is self.root else None
         for index, key in enumerate(keys):
             child = children[key]
             child.available += 1
-            score = child.total / child.visits + c * math.sqrt(
-                math.log(child.available) / child.visits
-            )
+            visits = child.visits
+            score = child.total / visits + c * math.sqrt(math.log(child.available) / visits)
+            if key == favoured:
+                score += self.prior / (visits + 1)
             if score > best:
                 best_index, best = index, score
         return best_index
 
 
-def make_choose(
-    iterations: int | None,
-    exploration: float,
-    playout_name: str,
-    depth: int,
-    time_share: float,
-    guide: str = "none",
-) -> Callable[[dict[str, Any], list[Action], GameInfo], int]:
+@dataclass(frozen=True)
+class Settings:
+    """The command-line flags of one bot process (see :func:`main`)."""
+
+    iterations: int | None = None
+    exploration: float = 0.7
+    playout: str = "random"
+    epsilon: float = 0.0
+    depth: int = -1
+    margin: float = 0.0
+    guide: str = "none"
+    prior: float = 0.0
+    tree_depth: int = -1
+    confidence: float = 0.0
+    time_share: float = 0.75
+
+
+def make_choose(settings: Settings) -> Callable[[dict[str, Any], list[Action], GameInfo], int]:
     """The SDK's ``choose`` function for these settings."""
 
     def choose(observation: dict[str, Any], legal: list[Action], game: GameInfo) -> int:
@@ -227,14 +318,27 @@ def make_choose(
         engine = engines.get(game.engine)
         first = None
         playout: Playout = random_playout
-        if playout_name == "greedy":
-            playout = greedy_playout(load_greedy(engine), engine, game.options, game.players)
-        if guide == "greedy":
+        if settings.playout == "greedy":
+            playout = greedy_playout(
+                load_greedy(engine), engine, game.options, game.players, settings.epsilon
+            )
+        if settings.guide == "greedy":
             choice = load_greedy(engine)(observation, legal, game)
             first = choice if isinstance(choice, int) else legal.index(choice)
-        search = Search(engine, game, exploration, playout, depth, first)
-        deadline = started + time_share * game.time_ms / 1000
-        index = search.choose(observations, legal, iterations, deadline)
+        search = Search(
+            engine,
+            game,
+            settings.exploration,
+            playout,
+            settings.depth,
+            first,
+            settings.prior,
+            settings.margin,
+            settings.tree_depth,
+            settings.confidence,
+        )
+        deadline = started + settings.time_share * game.time_ms / 1000
+        index = search.choose(observations, legal, settings.iterations, deadline)
         spent = time.monotonic() - started
         game.memory.setdefault("searches", []).append((search.iterations, spent))
         return index
@@ -287,15 +391,61 @@ def main(argv: list[str] | None = None) -> None:
         "(default -1: play to the end)",
     )
     parser.add_argument(
+        "--epsilon",
+        type=float,
+        default=0.0,
+        help="greedy play-outs: the chance of a random action instead at each step (default 0)",
+    )
+    parser.add_argument(
+        "--margin",
+        type=float,
+        default=0.0,
+        help="> 0: a play-out cut by --depth is scored by a logistic of its score margins at "
+        "this scale instead of by its ranks (default 0: ranks)",
+    )
+    parser.add_argument(
+        "--prior",
+        type=float,
+        default=0.0,
+        help="with --guide greedy: progressive bias W/(visits+1) for the guide's pick at the "
+        "root (default 0)",
+    )
+    parser.add_argument(
+        "--tree-depth",
+        type=int,
+        default=-1,
+        help="levels of the tree below the root; deeper actions are play-out "
+        "(default -1: no limit; 1: flat Monte Carlo over the root actions)",
+    )
+    parser.add_argument(
+        "--confidence",
+        type=float,
+        default=0.0,
+        help="with --guide greedy: play another action only if its mean beats the guide's "
+        "by more than Z standard errors (default 0: the most visited action)",
+    )
+    parser.add_argument(
         "--time-share",
         type=float,
-        default=0.5,
-        help="share of time_ms spent per decision when no --iterations (default 0.5)",
+        default=0.75,
+        help="share of time_ms spent per decision when no --iterations (default 0.75)",
     )
     parser.add_argument("--name", default="ismcts", help="the name sent in ready")
     args = parser.parse_args(argv)
     choose = make_choose(
-        args.iterations, args.exploration, args.playout, args.depth, args.time_share, args.guide
+        Settings(
+            args.iterations,
+            args.exploration,
+            args.playout,
+            args.epsilon,
+            args.depth,
+            args.margin,
+            args.guide,
+            args.prior,
+            args.tree_depth,
+            args.confidence,
+            args.time_share,
+        )
     )
     run(choose, name=args.name, version="1", on_end=report)
 

@@ -9,6 +9,9 @@
 * Exchange (only when nothing can be played): swap every card that fits nowhere.
 * Solo discard-down: throw away the cards that fit the fewest cells.
 
+With each placing decision it sends a note (shown by the game viewer): how many cards the
+best play it found sheds.
+
 It reads only the observation and the legal list; it uses the engine's pure geometry
 helpers to evaluate them. Run it as ``python -m bots.space_five_greedy``.
 """
@@ -48,8 +51,9 @@ def fit_counts(layout: Layout, cards: list[int]) -> dict[int, int]:
 
 def choose_placement(
     layout: Layout, placed: list[Cell], hand: list[int], legal: list[Action]
-) -> int:
-    """Index of the placement (or ``done``) that leads to the play shedding most cards."""
+) -> tuple[int, int]:
+    """Index of the placement (or ``done``) that leads to the play shedding most cards, and
+    how many cards that play sheds."""
     best_index, best_key = 0, (-1.0, -1)
     for index, action in enumerate(legal):
         kind = action["type"]
@@ -67,7 +71,7 @@ def choose_placement(
             key = (0.0, -1)
         if key > best_key:
             best_index, best_key = index, key
-    return best_index
+    return best_index, int(best_key[0])
 
 
 def choose_bonus(layout: Layout, hand: list[int], legal: list[Action]) -> int:
@@ -97,7 +101,9 @@ def choose(observation: dict[str, Any], legal: list[Action], game: GameInfo) -> 
     if phase in ("turn_start", "placing"):
         count = observation["pending"]["placed"]
         placed = [(x, y) for x, y, _ in entries[len(entries) - count :]]
-        return choose_placement(layout, placed, hand, legal)
+        index, shed = choose_placement(layout, placed, hand, legal)
+        game.note = f"this play sheds {shed} card{'' if shed == 1 else 's'} at best"
+        return index
     if phase == "bonus":
         return choose_bonus(layout, hand, legal)
     fits = fit_counts(layout, hand)
@@ -111,4 +117,4 @@ def choose(observation: dict[str, Any], legal: list[Action], game: GameInfo) -> 
 
 
 if __name__ == "__main__":
-    run(choose, name="space-five-greedy", version="2")
+    run(choose, name="space-five-greedy", version="3")

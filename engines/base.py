@@ -298,10 +298,12 @@ class Engine(Protocol):
 
 
 class EngineBase:
-    """What every engine shares: :meth:`check` from the metadata and the option specs.
+    """What every engine shares: :meth:`check` from the metadata and the option specs, and
+    :meth:`sample_state` around the game's :meth:`rebuild_sample`.
 
-    A game sets the metadata, writes :meth:`option_specs` and :meth:`new_game`, and
-    overrides :meth:`check_more` when options depend on each other or on the player count.
+    A game sets the metadata, writes :meth:`option_specs`, :meth:`new_game` and
+    :meth:`rebuild_sample`, and overrides :meth:`check_more` when options depend on each
+    other or on the player count.
     """
 
     name: str
@@ -327,6 +329,40 @@ class EngineBase:
 
     def check_more(self, players: int, options: Mapping[str, Any]) -> None:
         """Checks between resolved options and the player count (raise OptionError)."""
+
+    def sample_state(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> State:
+        """A state consistent with what ``seat`` observed: the table is rebuilt by
+        :meth:`rebuild_sample` once per list of observations (:class:`SampleMemo`, one per
+        engine object), and each call draws the hidden parts afresh."""
+        memo: SampleMemo | None = self.__dict__.get("_sample_memo")
+        if memo is None:
+            memo = self.__dict__["_sample_memo"] = SampleMemo()
+        return memo.sample(
+            seat,
+            observations,
+            rng,
+            lambda: self.rebuild_sample(players, options, seat, observations, rng),
+        )
+
+    def rebuild_sample(
+        self,
+        players: int,
+        options: Mapping[str, Any],
+        seat: int,
+        observations: Sequence[dict[str, Any]],
+        rng: random.Random,
+    ) -> State:
+        """The game's part of :meth:`sample_state`: a full state rebuilt from
+        ``observations`` (the last is the current one), hidden parts drawn from ``rng``
+        (each engine's ``sampling.py`` says how)."""
+        raise NotImplementedError
 
 
 class GameState:

@@ -1,10 +1,16 @@
 """The report and the game viewer in a real headless Chromium (Debian's ``chromium``,
 driven by playwright with that system browser). Skips with the reason where either is
-missing; CI installs both. Every test saves a screenshot in its temporary folder."""
+missing; CI installs both. Every test saves a screenshot in its temporary folder.
+
+Every engine's viewer is opened on a game of a tiny league of that engine (two random
+bots, two games, run once per engine): no console error, the last step shows the record's
+final scores, and a seat's view leaves out what that seat could not see: another seat's
+hand where the engine has hidden hands, else a card of the face-down deck."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tomllib
 from collections.abc import Iterator
@@ -12,12 +18,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 from click.testing import CliRunner
 
 import engines
 from arena.cli import main
+from arena.config import Limits, Policy
+from arena.errors import BotTimeout
+from arena.game.referee import play_game
+from arena.game.seats import FunctionSeat
+from arena.game.spec import GameSpec
 from arena.league.store import read_games
-from arena.record import GameRecord
+from arena.record import NOT_ASKED, GameRecord
+from arena.sdk import GameInfo
+from arena.show.html.viewer import viewer_page
+from engines.base import State
+from engines.good_boy.svg import DOGS
+from engines.little_everdell.data import CARDS
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -128,4 +145,182 @@ def test_a_seats_view_hides_the_other_hand(small_league: Path, page: Page, tmp_p
     assert "the observation seat 0 received at step 0" in content
     assert all(card not in content for card in hidden)
     page.page.screenshot(path=tmp_path / "seat0.png", full_page=True)
+    assert page.errors == []
+
+
+SHORT = {
+    "cat-yard": "target = 5",
+    "good-boy": "target_points = 6",
+    "if-it-fits": "short_deck = true",
+}
+
+
+@pytest.fixture(scope="module", params=engines.names())
+def engine_league(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The results folder of a two-game league of ``request.param`` (two random bots, the
+    shorter game where the engine has an option for it)."""
+    name = request.param
+    folder = tmp_path_factory.mktemp(f"league-{name}")
+    config = folder / "league.toml"
+    config.write_text(
+        f'name = "{name}"\nengine = "{name}"\nplayers = 2\nrounds = 1\nseed = 7\n'
+        f"[options]\n{SHORT.get(name, '')}\n"
+        '[[bots]]\nname = "one"\ncmd = "python -m bots.random"\n'
+        '[[bots]]\nname = "two"\ncmd = "python -m bots.random"\n'
+    )
+    out = folder / "out"
+    args = ["run", str(config), "--out", str(out), "--jobs", "2", "--no-report"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _names(state: State) -> list[str]:
+    """Little Everdell: the names of the cards in any seat's observation."""
+    uids = {
+        uid
+        for seat in (0, 1)
+        for uid in re.findall(r"[a-z_]+#\d+", json.dumps(state.observation(seat)))
+    }
+    return sorted({CARDS[uid.split("#")[0]].name[:10] for uid in uids})
+
+
+def seen_and_hidden(name: str, state: State) -> tuple[list[str], list[str]]:
+    """Texts the page shows for things seat 0 sees, and for things hidden from it: seat 1's
+    hand cards where hands are hidden, else cards of the face-down deck (then hidden from
+    the whole table too). Hidden texts are chosen so that none is part of a shown one."""
+    own = json.dumps(state.observation(0))
+    if name in ("space-five", "if-it-fits"):
+        hand = state.observation(1)["hand"]
+        return state.observation(0)["hand"], [card for card in hand if card not in own]
+    deck: list[Any] = getattr(state, "deck", [])
+    if name == "cat-yard":
+        shown = [f"#{card}" for card, *_ in state.observation(0)["cushions"] if card]
+        return shown, [f"#{card}" for card in deck]
+    if name == "good-boy":
+        shown = [DOGS[dog][0] for dog in state.observation(0)["boards"] if dog is not None]
+        breeds = [DOGS[dog][0] for dog in deck]
+        everyone = [DOGS[dog][0] for dog in DOGS]
+        return shown, [b for b in breeds if sum(b in other for other in everyone) == 1]
+    if name == "little-everdell":
+        shown = _names(state)
+        names = {CARDS[uid.split("#")[0]].name[:10] for uid in deck}
+        return shown, sorted(n for n in names if not any(n in s or s in n for s in shown))
+    raise AssertionError(f"no hidden-information check for engine {name}")
+
+
+def on_page(token: str, text: str) -> bool:
+    """Whether ``token`` is in the page text (a card number not followed by a digit)."""
+    if token.startswith("#"):
+        return re.search(re.escape(token) + r"(?!\d)", text) is not None
+    return token in text
+
+
+def test_every_engines_viewer_steps_to_the_final_scores(
+    engine_league: Path, page: Page, tmp_path: Path
+) -> None:
+    record = read_games(engine_league)[0]
+    page.open(_write_view(engine_league, record, tmp_path))
+    moves = len(record.moves)
+    counter = page.page.locator("#viewer .pos")
+    assert counter.inner_text() == f"step 0 of {moves}"
+    assert page.page.locator("#viewer .board svg").count() == 1
+    page.page.keyboard.press("ArrowRight")
+    by = page.page.locator("#viewer .move .by").inner_text()
+    seat = record.seats[0]  # the first move is seat 0's in every engine's 2-player game
+    took = re.fullmatch(rf"by seat 0 \({seat.bot}\), in ([\d.]+) ms", by)
+    assert took is not None, by
+    assert float(took.group(1)) == pytest.approx(seat.think_us[0] / 1000, rel=0.01, abs=0.006)
+    page.page.keyboard.press("End")
+    assert counter.inner_text() == f"step {moves} of {moves}"
+    result = page.page.locator("#viewer .result").inner_text()
+    for number, seat in enumerate(record.seats):
+        assert f"seat {number} {seat.bot}: score {seat.score:g}, rank {seat.rank}" in result
+    page.page.screenshot(path=tmp_path / f"{record.engine}-end.png", full_page=True)
+    assert page.errors == []
+
+
+def test_every_engines_seat_view_hides_what_the_seat_could_not_see(
+    engine_league: Path, page: Page, tmp_path: Path
+) -> None:
+    record = read_games(engine_league)[0]
+    name = record.engine
+    engine = engines.get(name)
+    state = engine.new_game(record.players, record.seed, record.options)
+    positions = []  # (position, shown, hidden) at every step while something is hidden
+    for position, index in enumerate((*record.moves, None)):
+        shown, hidden = seen_and_hidden(name, state)
+        if shown and hidden:
+            positions.append((position, shown, hidden))
+        if index is not None:
+            state.apply_index(index)
+    assert positions, "the test needs a step where seat 0 sees something and misses something"
+    position, shown, hidden = positions[len(positions) // 2]
+    page.open(_write_view(engine_league, record, tmp_path))
+    page.page.locator("#viewer input[type=range]").fill(str(position))
+    assert page.page.locator("#viewer .pos").inner_text().startswith(f"step {position} of")
+    viewer = page.page.locator("#viewer")
+    whole = viewer.text_content() or ""
+    assert all(on_page(token, whole) for token in shown), (shown, whole)
+    private = engines.picture(name)
+    assert private is not None
+    if private.private:  # another seat's hand: on the whole table, not in seat 0's view
+        assert all(on_page(token, whole) for token in hidden), (hidden, whole)
+    else:  # the deck: nowhere
+        assert not any(on_page(token, whole) for token in hidden), (hidden, whole)
+    page.page.select_option("#viewer select.view", "0")
+    page.page.click("#viewer details.obs summary")
+    seat_view = viewer.text_content() or ""
+    assert "the observation seat 0 received at step" in seat_view
+    assert all(on_page(token, seat_view) for token in shown), (shown, seat_view)
+    assert not any(on_page(token, seat_view) for token in hidden), (hidden, seat_view)
+    page.page.screenshot(path=tmp_path / f"{name}-seat0.png", full_page=True)
+    assert page.errors == []
+
+
+def test_a_bots_note_shows_with_its_move_but_not_to_other_seats(
+    small_league: Path, page: Page, tmp_path: Path
+) -> None:
+    record = next(r for r in read_games(small_league) if any(s.bot_notes for s in r.seats))
+    seat = next(number for number, s in enumerate(record.seats) if s.bot_notes)
+    step, text = record.seats[seat].bot_notes[0]
+    page.open(_write_view(small_league, record, tmp_path))
+    page.page.locator("#viewer input[type=range]").fill(str(step + 1))
+    note = page.page.locator("#viewer .move .note")
+    assert note.inner_text() == f"note from seat {seat}: {text}"
+    page.page.select_option("#viewer select.view", str(1 - seat))
+    assert note.count() == 0
+    page.page.select_option("#viewer select.view", str(seat))
+    assert note.inner_text() == f"note from seat {seat}: {text}"
+    page.page.screenshot(path=tmp_path / "note.png", full_page=True)
+    assert page.errors == []
+
+
+def test_a_fault_shows_with_the_move_it_happened_on(page: Page, tmp_path: Path) -> None:
+    def slow_third_time(observation: dict[str, Any], legal: list[Any], game: GameInfo) -> int:
+        asked = game.memory["asked"] = game.memory.get("asked", 0) + 1
+        if asked == 3:
+            raise BotTimeout("no answer within 1000 ms")
+        return 0
+
+    seats = [FunctionSeat("slow", slow_third_time), FunctionSeat("quick", lambda o, legal, g: 0)]
+    spec = GameSpec("t0-b0-r0", 0, 0, 0, 3, ("slow", "quick"))
+    engine = engines.get("space-five")
+    options = engine.check(2, {})
+    policy = Policy(timeout="random")
+    record = trio.run(lambda: play_game(engine, options, spec, seats, Limits(), policy))
+    assert record.seats[0].verdicts == {"timeout": 1}
+    assert record.seats[0].think_us[2] == NOT_ASKED
+    step = int(record.seats[0].notes[0].split(":")[0].removeprefix("step "))
+    path = tmp_path / "fault.html"
+    path.write_text(viewer_page(record, {"name": "faults"}), encoding="utf-8")
+    page.open(path)
+    page.page.locator("#viewer input[type=range]").fill(str(step + 1))  # just after it
+    move = page.page.locator("#viewer .move")
+    fault = f"seat 0: step {step}: timeout: no answer within 1000 ms"
+    assert move.locator(".fault").inner_text() == fault
+    assert "chosen by the referee at random, after a fault" in move.locator(".by").inner_text()
+    page.page.keyboard.press("ArrowRight")
+    assert move.locator(".fault").count() == 0
+    page.page.screenshot(path=tmp_path / "fault.png", full_page=True)
     assert page.errors == []

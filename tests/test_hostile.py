@@ -25,7 +25,8 @@ from arena import config
 from arena.game.botproc import StderrLog
 from arena.league.runner import LeagueOutcome, run_league
 from arena.league.store import ResultsDir, read_games
-from arena.record import GameRecord
+from arena.protocol import MAX_NOTE_CHARS
+from arena.record import NOTES_BUDGET, GameRecord
 from arena.tools.replay import replay_record
 from tests.conftest import ROOT, needs_bwrap, processes_left, processes_with, wait_until
 
@@ -246,6 +247,7 @@ def test_answer_after_the_limit_is_one_timeout(tmp_path: Path, reference: Games)
     [
         ("non_json", "protocol", "not a JSON line"),
         ("wrong_shape", "protocol", "'index' must be an integer"),
+        ("bad_note", "protocol", "'note' must be a string"),
         ("index_out_of_range", "illegal", "out of range"),
         ("action_not_in_list", "illegal", "not in the legal list"),
         # without the sandbox only: bubblewrap's own process keeps the bot's stdout open, so
@@ -262,6 +264,18 @@ def test_bad_answer_is_recorded_and_forfeits(
     for record, seat in run.hostile_seats():
         assert record.seats[seat].forfeit and record.ranks[seat] == 2
         assert note in record.seats[seat].notes[0]
+
+
+def test_long_notes_are_kept_bounded(tmp_path: Path, reference: Games) -> None:
+    run = run_hostile(tmp_path, "long_notes")
+    run.check(reference)
+    assert run.verdicts() == [{}] * HOSTILE_GAMES
+    for record, seat in run.hostile_seats():
+        said = record.seats[seat].bot_notes
+        assert said and all(len(text) == MAX_NOTE_CHARS for _, text in said)
+        assert sum(len(text) for _, text in said) <= NOTES_BUDGET
+    lines = (run.folder / "games.jsonl").read_text().splitlines()
+    assert max(map(len, lines)) < NOTES_BUDGET + 2000  # a 100 kB note never reaches the file
 
 
 def test_unsolicited_lines_are_protocol(tmp_path: Path, reference: Games) -> None:

@@ -5,27 +5,37 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
+import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 from click.testing import CliRunner
 
 import engines
 from arena.cli import main
+from arena.config import Limits, Policy
+from arena.errors import BotTimeout
+from arena.game.referee import play_game
+from arena.game.seats import FunctionSeat
+from arena.game.spec import GameSpec
 from arena.league.store import read_games
 from arena.record import GameRecord, SeatRecord
+from arena.sdk import GameInfo
 from arena.show.caveats import FEW_BLOCKS, caveats
 from arena.show.html import charts
-from arena.show.html.report import _sprt
+from arena.show.html.report import _sprt, _think_times
 from arena.show.html.selection import pick_games
 from arena.show.html.viewer import game_data
 from arena.stats.ratings import compute_standings
 from arena.stats.trajectory import online_elo
+from arena.tools.replay import narrate
 from engines.testing import new_game, random_playout
 
 SEATS = {"cat-yard": 3, "good-boy": 3, "if-it-fits": 3, "little-everdell": 2, "space-five": 3}
@@ -219,3 +229,70 @@ def test_plots_of_faults_think_times_and_rating_paths() -> None:
     assert paths["a"][-1][1] > 1500 > paths["b"][-1][1]
     assert "<svg" in charts.rating_paths(paths)
     assert "<svg" in charts.think_times({"a": [1.0, 2.0], "b": [0.5]})
+
+
+def _noted_game(toy_engine: str) -> GameRecord:
+    """A toy game: seat 0 notes its step and times out at step 2 (random policy), seat 1
+    says nothing."""
+
+    def chatty(observation: dict[str, Any], legal: list[dict[str, Any]], game: GameInfo) -> int:
+        if game.step == 2:
+            raise BotTimeout("slow")
+        game.note = f"thinking at {game.step}"
+        return 0
+
+    seats = [FunctionSeat("chatty", chatty), FunctionSeat("quiet", lambda o, legal, g: 0)]
+    spec = GameSpec("g", 0, 0, 0, 5, ("chatty", "quiet"))
+    engine = engines.get(toy_engine)
+    policy = Policy(timeout="random")
+    return trio.run(lambda: play_game(engine, {"pile": 9}, spec, seats, Limits(), policy))
+
+
+def test_viewer_shows_each_moves_think_time_note_and_fault(toy_engine: str) -> None:
+    record = _noted_game(toy_engine)
+    steps = game_data(record)["steps"]
+    assert steps[0]["t"] == 0 and steps[0]["n"] == "thinking at 0"
+    assert re.fullmatch(r"by seat 0 \(chatty\), in \d+\.\d\d ms", steps[0]["by"])
+    assert steps[1]["t"] == 1 and "n" not in steps[1] and "by seat 1 (quiet), in" in steps[1]["by"]
+    assert "chosen by the referee at random, after a fault on this move" in steps[2]["by"]
+    assert steps[2]["f"] == ["seat 0: step 2: timeout: slow"] and "n" not in steps[2]
+    assert all(step.get("f", []) == [] for i, step in enumerate(steps) if i != 2)
+    narration = "\n".join(narrate(record))
+    assert "[chatty, chosen by the referee]" in narration
+    assert "note: 'thinking at 0'" in narration
+
+
+def test_viewer_of_a_record_without_times_per_move_shows_the_mean(toy_engine: str) -> None:
+    record = _noted_game(toy_engine)
+    seats = tuple(dataclasses.replace(s, think_us=(), bot_notes=()) for s in record.seats)
+    steps = game_data(dataclasses.replace(record, seats=seats))["steps"]
+    assert "ms per decision on average in this game (no time per move stored)" in steps[0]["by"]
+    assert "n" not in steps[0]
+
+
+def test_report_summary_names_each_bots_version_and_fingerprint(league: Path) -> None:
+    page = (league / "report.html").read_text(encoding="utf-8")
+    summary = page[page.index('id="summary"') : page.index('id="standings"')]
+    for bot, print_ in tomllib.loads((league / "bots.toml").read_text()).items():
+        row = summary[summary.index(f"data-bot='{bot}'") :].split("</tr>")[0]
+        assert print_["ready"] in row
+        for path, digest in print_["files"].items():
+            assert f"{Path(path).name} {digest.removeprefix('sha256:')[:12]}" in row
+
+
+def test_think_times_use_every_decision_where_records_store_them(league: Path) -> None:
+    records = read_games(league)
+    per_bot, per_move, without = _think_times(records)
+    decisions = {bot: 0 for bot in per_bot}
+    for record in records:
+        for seat in record.seats:
+            decisions[seat.bot] += seat.decisions
+    assert per_move and without == 0
+    assert {bot: len(values) for bot, values in per_bot.items()} == decisions
+    old = [
+        dataclasses.replace(r, seats=tuple(dataclasses.replace(s, think_us=()) for s in r.seats))
+        for r in records
+    ]
+    means, per_move, without = _think_times(old)
+    assert not per_move and without == len(records)
+    assert sum(map(len, means.values())) == 2 * len(records)

@@ -16,7 +16,7 @@ from arena.cli import main
 from arena.league.runner import run_league
 from arena.league.store import read_games
 from arena.sdk import GameInfo
-from bots.ismcts import Search, random_playout
+from bots.ismcts import Node, Search, margin_utility, random_playout
 from engines.base import Result, action_key, utility
 from tests.conftest import processes_with
 from tests.test_league import comparable, load
@@ -81,3 +81,52 @@ def test_search_finds_the_winning_take(pile: int, best: int) -> None:
     search = Search(engine, game, 0.7, random_playout, -1)
     assert legal[search.choose(seen, legal, 300, 0.0)]["n"] == best
     assert search.iterations == 300
+
+
+def test_margin_utility_is_a_smoothed_rank() -> None:
+    result = Result([10.0, 7.0, 10.0], [1, 3, 1])
+    assert margin_utility(result, 0, 1e-6) == pytest.approx(utility(result, 0))
+    assert margin_utility(result, 1, 1e-6) == pytest.approx(utility(result, 1))
+    assert margin_utility(Result([4.0, 4.0], [1, 1]), 0, 2.0) == 0.5
+    close, far = Result([8.0, 7.0], [1, 2]), Result([12.0, 7.0], [1, 2])
+    assert 0.5 < margin_utility(close, 0, 2.0) < margin_utility(far, 0, 2.0) < 1.0
+
+
+def test_confidence_keeps_the_guide_unless_another_action_is_clearly_better() -> None:
+    engine = ToyEngine()
+    game = GameInfo("toy", {"pile": 9}, "g", 0, 2, 1, random.Random(3))
+    legal = [{"type": "take", "n": 1}, {"type": "take", "n": 2}]
+    search = Search(engine, game, 0.7, random_playout, -1, first=0, confidence=2.0)
+    search.first = action_key(legal[0])
+    root = Node(0)
+    guide, other = root.children[action_key(legal[0])], root.children[action_key(legal[1])] = (
+        Node(0),
+        Node(0),
+    )
+    for node, values in ((guide, [0.0, 1.0] * 10), (other, [0.0, 1.0, 1.0] * 10)):
+        for value in values:
+            node.visits += 1
+            node.total += value
+            node.squares += value * value
+    assert search.keep_guide(root, action_key(legal[1]), 1) == 0  # 0.67 vs 0.5: noise
+    for _ in range(400):
+        other.visits += 1
+        other.total += 1.0
+        other.squares += 1.0
+    assert search.keep_guide(root, action_key(legal[1]), 1) == 1  # 0.99 vs 0.5: clear
+
+
+def test_flat_search_leaves_a_wrong_guide_on_clear_evidence() -> None:
+    """Pile 4: taking 1 wins 75 % of random play-outs, taking 2 only 50 %. A guide that
+    picks 2, with a progressive bias toward it and the tree cut to the root level, is still
+    overruled after 400 iterations; with 2 iterations it is kept."""
+    engine = ToyEngine()
+    seen = [engine.new_game(2, 1, {"pile": 4}).observation(0)]
+    legal = [{"type": "take", "n": 1}, {"type": "take", "n": 2}]
+    for iterations, taken in ((400, 1), (2, 2)):
+        game = GameInfo("toy", {"pile": 4}, "g", 0, 2, 1, random.Random(3))
+        search = Search(
+            engine, game, 0.7, random_playout, -1, first=1, prior=0.3, tree_depth=1, confidence=1.0
+        )
+        assert legal[search.choose(seen, legal, iterations, 0.0)]["n"] == taken
+        assert all(not child.children for child in search.root.children.values())

@@ -15,7 +15,7 @@ import pytest
 
 from arena import protocol
 from arena.errors import BotIllegal, BotProtocolError
-from arena.sdk import run
+from arena.sdk import GameInfo, run
 from bots.random import choose
 from engines.base import JsonList
 
@@ -61,6 +61,27 @@ def test_chosen_index_by_index_or_by_action() -> None:
 def test_chosen_index_faults(answer: dict[str, object], error: type[Exception]) -> None:
     with pytest.raises(error):
         protocol.chosen_index(answer, LEGAL)
+
+
+def test_a_note_is_optional_cut_and_must_be_a_string() -> None:
+    assert protocol.chosen_note({"type": "action", "index": 0}) == ""
+    assert protocol.chosen_note({"type": "action", "index": 0, "note": "eval +2"}) == "eval +2"
+    long = {"type": "action", "index": 0, "note": "x" * 1000}
+    assert protocol.chosen_note(long) == "x" * protocol.MAX_NOTE_CHARS
+    with pytest.raises(BotProtocolError, match="'note' must be a string"):
+        protocol.chosen_note({"type": "action", "index": 0, "note": 3})
+
+
+def test_sdk_sends_the_note_choose_sets() -> None:
+    def talkative(observation: dict[str, Any], legal: list[dict[str, Any]], game: GameInfo) -> int:
+        if game.step % 2 == 0:
+            game.note = f"even step {game.step}"
+        return 0
+
+    out = io.BytesIO()
+    run(talkative, name="talk", stdin=io.BytesIO(b"".join(conversation(1))), stdout=out)
+    actions = [json.loads(line) for line in out.getvalue().splitlines()][1:]
+    assert [a.get("note") for a in actions[:3]] == ["even step 0", None, "even step 2"]
 
 
 def conversation(seed: int) -> list[bytes]:

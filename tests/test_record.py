@@ -3,6 +3,7 @@ disqualification read from the record (never from a bot's words)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import uuid
 from pathlib import Path
@@ -21,7 +22,7 @@ from arena.game.seats import FunctionSeat
 from arena.game.spec import GameSpec
 from arena.league.runner import run_league
 from arena.league.store import GAMES, read_games, scan_games
-from arena.record import FORMAT, GameRecord, _Reader, _well_formed
+from arena.record import FORMAT, NOT_ASKED, GameRecord, _Reader, _well_formed
 from arena.sdk import GameInfo
 from tests.conftest import ROOT, processes_with
 
@@ -114,12 +115,31 @@ def test_the_fast_reader_agrees_with_the_checking_reader(toy_engine: str) -> Non
         {"wall_ms": None},
         {"seating": ["a", 2]},
         {"format": True},
+        {"think_us": [[1.5], []]},
+        {"think_us": [[-2], []]},
+        {"think_us": [[]]},
+        {"bot_notes": [[[0]], []]},
+        {"bot_notes": [[["0", "x"]], []]},
+        {"bot_notes": [[[-1, "x"]], []]},
     ]
     for change in damaged:
         line = good | change
         assert _well_formed(line) is None, change
         with pytest.raises(RecordError):
             _Reader(line).record()
+
+
+def test_format_2_lines_load_without_turns_or_notes(toy_engine: str) -> None:
+    record = a_game(toy_engine)
+    assert record.seats[1].think_us and record.seats[0].think_us[-1] == NOT_ASKED
+    line = json.loads(record.to_json())
+    old = {k: v for k, v in line.items() if k not in ("think_us", "bot_notes")} | {"format": 2}
+    seats = tuple(dataclasses.replace(seat, think_us=(), bot_notes=()) for seat in record.seats)
+    expected = dataclasses.replace(record, seats=seats)
+    assert _well_formed(old) == _Reader(old).record() == expected
+    with pytest.raises(RecordError, match="no 'think_us'"):
+        _Reader(old | {"format": FORMAT}).record()
+    assert _well_formed(old | {"format": FORMAT}) is None
 
 
 def test_reader_numbers_bad_lines_and_keeps_the_rest(tmp_path: Path, toy_engine: str) -> None:

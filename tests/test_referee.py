@@ -12,7 +12,7 @@ from arena.errors import BotCrash, BotTimeout
 from arena.game.referee import forfeit_ranks, play_game
 from arena.game.seats import FunctionSeat
 from arena.game.spec import GameSpec
-from arena.record import GameRecord
+from arena.record import NOT_ASKED, NOTES_BUDGET, GameRecord
 from arena.sdk import GameInfo
 from arena.tools.replay import replay_record
 from tests.toy_engine import ENGINE
@@ -74,6 +74,27 @@ def test_forfeit_ranks_last_and_is_played_on_by_random(toy_engine: str) -> None:
     assert [s.forfeit for s in record.seats] == ["crash", None]
     assert record.ranks == (2, 1)
     assert replay_record(record) == []
+
+
+def test_think_time_per_turn_and_notes_are_recorded(toy_engine: str) -> None:
+    def says_its_step(observation: dict[str, Any], legal: Legal, game: GameInfo) -> int:
+        game.note = f"step {game.step} " + "x" * 150
+        return 0
+
+    record = play(crashes_at_step_3, says_its_step, pile=80)
+    first, second = record.seats
+    turns = [len(record.moves[i::2]) for i in range(2)]  # the toy engine alternates seats
+    assert [len(first.think_us), len(second.think_us)] == turns
+    assert all(us >= 0 for us in second.think_us)
+    assert first.think_us[:2] != (NOT_ASKED, NOT_ASKED)  # answered before its crash
+    assert set(first.think_us[2:]) == {NOT_ASKED}  # forfeited: the referee played on
+    assert first.bot_notes == ()
+    kept = [text for _, text in second.bot_notes]
+    assert all(text.startswith(f"step {step} ") for step, text in second.bot_notes)
+    assert [step for step, _ in second.bot_notes] == list(range(1, 2 * len(kept), 2))
+    assert sum(map(len, kept)) <= NOTES_BUDGET < sum(map(len, kept)) + 160  # then it stops
+    assert len(kept) < turns[1]
+    assert GameRecord.from_json(record.to_json()) == record
 
 
 def test_index_out_of_range_is_illegal() -> None:

@@ -5,7 +5,8 @@ fault into a verdict and applies the league's policy: ``random`` plays a seeded 
 action for that decision (the bot is told with ``substituted``); ``forfeit`` hands the seat
 to the seeded random policy for the rest of the game and ranks it last (a resignation is
 always a forfeit). It records moves as
-indices into the legal lists, so a stored game replays from its seed alone.
+indices into the legal lists, so a stored game replays from its seed alone, and beside them
+each turn's think time and the notes bots sent with their actions.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from arena.config import Limits, Policy
 from arena.errors import BotDisqualified, BotFault, Resigned
 from arena.game.seats import Seat, Watcher
 from arena.game.spec import GameSpec, bot_seed
-from arena.record import Forfeit, GameRecord, SeatRecord
+from arena.record import NOT_ASKED, NOTES_BUDGET, Forfeit, GameRecord, SeatRecord
 from engines.base import Action, Engine, State, derive_rng
 
 
@@ -50,12 +51,16 @@ class SeatClock:
     forfeit: Forfeit | None = None
     notes: list[str] = field(default_factory=list)
     graces: int = 0
+    turns_us: list[int] = field(default_factory=list)  # per turn: think time, or NOT_ASKED
+    said: list[tuple[int, str]] = field(default_factory=list)  # the bot's notes, by step
+    said_chars: int = 0
 
     def spend(self, elapsed_s: float, limits: Limits) -> None:
         """Book one answered decision: an overrun comes out of the bank, unless the slack
         rule forgives it (shorter than ``grace_ms``, at most ``grace_count`` per game)."""
         self.decisions += 1
         self.think_s += elapsed_s
+        self.turns_us[-1] = round(elapsed_s * 1_000_000)
         overrun = elapsed_s * 1000 - limits.move_ms
         if overrun <= 0:
             return
@@ -63,6 +68,14 @@ class SeatClock:
             self.graces += 1
         else:
             self.bank_ms = max(0.0, self.bank_ms - overrun)
+
+    def keep_note(self, step: int, note: str) -> None:
+        """Keep a bot's note until the first one beyond the game's :data:`NOTES_BUDGET`."""
+        if not note:
+            return
+        self.said_chars += len(note)
+        if self.said_chars <= NOTES_BUDGET:
+            self.said.append((step, note))
 
     def fault(self, fault: BotFault, step: int) -> None:
         self.verdicts[fault.verdict] = self.verdicts.get(fault.verdict, 0) + 1
@@ -124,9 +137,10 @@ async def play_game(
         clock = clocks[seat]
         step = len(moves)
         index = -1
+        clock.turns_us.append(NOT_ASKED)
         if clock.forfeit is None:
             try:
-                index, elapsed = await seats[seat].act(
+                answer = await seats[seat].act(
                     spec.id,
                     step,
                     state.observation(seat),
@@ -134,7 +148,9 @@ async def play_game(
                     limits.move_ms,
                     int(clock.bank_ms),
                 )
-                clock.spend(elapsed, limits)
+                index = answer.index
+                clock.spend(answer.seconds, limits)
+                clock.keep_note(step, answer.note)
             except BotFault as fault:
                 clock.fault(fault, step)
                 if fault.verdict == "timeout":
@@ -182,6 +198,8 @@ async def play_game(
                 notes=tuple(clock.notes),
                 decisions=clock.decisions,
                 think_ms=round(clock.think_s * 1000, 3),
+                think_us=tuple(clock.turns_us),
+                bot_notes=tuple(clock.said),
             )
             for bot, score, rank, clock in zip(
                 spec.seating, result.scores, ranks, clocks, strict=True

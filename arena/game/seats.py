@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 import trio
@@ -22,6 +23,15 @@ from arena.sdk import Choose, GameInfo
 from engines.base import Engine, State
 
 Action = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A seat's answer to one decision."""
+
+    index: int  # into the legal list
+    seconds: float  # the time it took, as the referee measured it
+    note: str = ""  # the bot's optional note, already cut to protocol.MAX_NOTE_CHARS
 
 
 class Seat(Protocol):
@@ -43,8 +53,9 @@ class Seat(Protocol):
         legal: list[Action],
         time_ms: int,
         bank_ms: int,
-    ) -> tuple[int, float]:
-        """The chosen index and the seconds taken; raises a :class:`~arena.errors.BotFault`."""
+    ) -> Answer:
+        """The chosen index, the seconds taken and the note; raises a
+        :class:`~arena.errors.BotFault`."""
         ...
 
     async def substituted(self, game: str, step: int, action: Action, reason: str) -> None: ...
@@ -95,7 +106,7 @@ class ProcessSeat:
         legal: list[Action],
         time_ms: int,
         bank_ms: int,
-    ) -> tuple[int, float]:
+    ) -> Answer:
         message = protocol.encode(protocol.act(game, step, observation, legal, time_ms, bank_ms))
         limit_s = (time_ms + bank_ms) / 1000
         started = time.perf_counter()
@@ -106,6 +117,7 @@ class ProcessSeat:
             while answer.get("step", step) != step:
                 answer = protocol.decode(await self.bot.read_line(deadline))
             index = protocol.chosen_index(answer, legal)
+            note = protocol.chosen_note(answer)
         except BotTimeout:
             raise BotTimeout(f"no answer within {limit_s * 1000:.0f} ms") from None
         except BotProtocolError:
@@ -113,7 +125,7 @@ class ProcessSeat:
             raise
         elapsed = time.perf_counter() - started
         self.think_times.append(elapsed)
-        return index, elapsed
+        return Answer(index, elapsed, note)
 
     async def substituted(self, game: str, step: int, action: Action, reason: str) -> None:
         await self.bot.send(protocol.encode(protocol.substituted(game, step, action, reason)))
@@ -158,9 +170,9 @@ class FunctionSeat:
         legal: list[Action],
         time_ms: int,
         bank_ms: int,
-    ) -> tuple[int, float]:
+    ) -> Answer:
         info = self._games[game]
-        info.step, info.time_ms, info.bank_ms = step, time_ms, bank_ms
+        info.step, info.time_ms, info.bank_ms, info.note = step, time_ms, bank_ms, ""
         started = time.perf_counter()
         choice = self._choose(observation, legal, info)
         elapsed = time.perf_counter() - started
@@ -169,7 +181,8 @@ class FunctionSeat:
             if isinstance(choice, int)
             else {"type": "action", "action": choice}
         )
-        return protocol.chosen_index(message, legal), elapsed
+        message["note"] = info.note
+        return Answer(protocol.chosen_index(message, legal), elapsed, protocol.chosen_note(message))
 
     async def substituted(self, game: str, step: int, action: Action, reason: str) -> None:
         return None
@@ -199,7 +212,7 @@ class FailedSeat:
         legal: list[dict[str, Any]],
         time_ms: int,
         bank_ms: int,
-    ) -> tuple[int, float]:
+    ) -> Answer:
         raise self._fault
 
     async def substituted(self, game: str, step: int, action: dict[str, Any], reason: str) -> None:

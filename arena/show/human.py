@@ -24,6 +24,7 @@ import trio
 
 import engines
 from arena.errors import Resigned
+from arena.game.seats import Answer
 from arena.game.spec import GameSpec
 from engines.base import State
 
@@ -166,7 +167,7 @@ class HumanSeat:
         legal: list[Action],
         time_ms: int,
         bank_ms: int,
-    ) -> tuple[int, float]:
+    ) -> Answer:
         state = self._states[game]
         seat = self._seat[game]
         started = time.perf_counter()
@@ -192,7 +193,7 @@ class HumanSeat:
             chosen = match_choice(text, labels)
             if isinstance(chosen, int):
                 self._console.say(f"you: {labels[chosen]}")
-                return chosen, time.perf_counter() - started
+                return Answer(chosen, time.perf_counter() - started)
             self._console.say(chosen)
 
     async def substituted(self, game: str, step: int, action: Action, reason: str) -> None:

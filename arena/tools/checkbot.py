@@ -23,6 +23,8 @@ from arena.game.sandbox import resolve as resolve_sandbox
 from arena.game.seats import ProcessSeat, hello_line
 from arena.game.spec import GameSpec, block_seed
 from arena.game.table import Played, Table
+from arena.protocol import MAX_NOTE_CHARS
+from arena.record import NOTES_BUDGET
 from engines.base import Engine
 
 # every fault ends the bot's game: the first one is the finding, and a hung bot is not
@@ -45,6 +47,7 @@ class CheckReport:
     lines: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     think_ms: list[float] = field(default_factory=list)
+    notes: int = 0  # notes the bot sent with its actions (and the record kept)
     processes: list[BotProcess] = field(default_factory=list)  # every process of the bot
 
     @property
@@ -140,6 +143,11 @@ async def check_bot(
             f"p90 {percentile(values, 0.9):.1f} ms, p99 {percentile(values, 0.99):.1f} ms, "
             f"max {max(values):.1f} ms (limit {limits.move_ms} ms + bank {limits.bank_ms} ms)"
         )
+    if report.notes:
+        note(
+            f"info  notes: {report.notes} kept from its actions (a record keeps "
+            f"{MAX_NOTE_CHARS} characters of each, {NOTES_BUDGET} per seat and game)"
+        )
     count = len(report.problems)
     note("bot is compliant" if report.compliant else f"bot is NOT compliant: {count} problem(s)")
     return report
@@ -153,6 +161,7 @@ def _judge(played: Played, seat: int, report: CheckReport, note: Callable[..., N
         if mine.bot not in report.processes:
             report.processes.append(mine.bot)
     outcome = record.seats[seat]
+    report.notes += len(outcome.bot_notes)
     if not outcome.verdicts:
         note(
             f"ok    game {record.id}: seat {seat} of {record.players}, {outcome.decisions} "

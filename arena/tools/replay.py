@@ -15,7 +15,7 @@ from arena.errors import BotFault, UserError
 from arena.game.botproc import StderrLog
 from arena.game.hosting import hosting
 from arena.game.referee import forfeit_ranks
-from arena.record import GameRecord
+from arena.record import NOT_ASKED, GameRecord
 from engines.base import EngineError, OptionError
 
 
@@ -52,10 +52,13 @@ def replay_record(record: GameRecord) -> list[str]:
 
 
 def narrate(record: GameRecord) -> Iterator[str]:
-    """The stored game told move by move: the table, then each move and, whenever the turn
-    passes to another seat, the table again (as ``arena play --show`` prints it)."""
+    """The stored game told move by move: the table, then each move with its bot and think
+    time (and the bot's note), and, whenever the turn passes to another seat, the table
+    again (as ``arena play --show`` prints it)."""
     engine = engines.get(record.engine)
     state = engine.new_game(record.players, record.seed, dict(record.options))
+    said = {step: text for seat in record.seats for step, text in seat.bot_notes}
+    turns = [iter(seat.think_us) for seat in record.seats]
     yield state.render(None)
     for step, index in enumerate(record.moves):
         seat = state.to_move()
@@ -63,7 +66,17 @@ def narrate(record: GameRecord) -> Iterator[str]:
         if seat is None or not 0 <= index < len(legal):
             yield f"move {step} (index {index}) is not legal in the replay"
             return
-        yield f"{step:4d}  {state.describe(legal[index])}  [{record.seats[seat].bot}]"
+        micros = next(turns[seat], None)
+        took = (
+            ""
+            if micros is None
+            else ", chosen by the referee"
+            if micros == NOT_ASKED
+            else f", {micros / 1000:.2f} ms"
+        )
+        yield f"{step:4d}  {state.describe(legal[index])}  [{record.seats[seat].bot}{took}]"
+        if step in said:
+            yield f"      note: {said[step]!r}"
         state.apply(legal[index])
         if state.to_move() != seat:
             yield state.render(None)

@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import Engine, EngineBase, OptionSpec, SampleMemo, State
+from engines.base import Engine, EngineBase, OptionSpec, State
 from engines.cat_yard import sampling
 from engines.cat_yard.catalog import catalog
 from engines.cat_yard.data import COUNTS
@@ -27,9 +27,6 @@ _OPTIONS: Mapping[str, OptionSpec] = {
         maximum=76,
     ),
 }
-
-
-_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
 class CatYardEngine(EngineBase):
@@ -51,7 +48,7 @@ class CatYardEngine(EngineBase):
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> CatYardState:
         return CatYardState(players, options["target"], seed)
 
-    def sample_state(
+    def rebuild_sample(
         self,
         players: int,
         options: Mapping[str, Any],
@@ -59,16 +56,8 @@ class CatYardEngine(EngineBase):
         observations: Sequence[dict[str, Any]],
         rng: random.Random,
     ) -> State:
-        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
-        rebuilt once per list of observations, each call draws the hidden parts afresh."""
-        return _SAMPLES.sample(
-            seat,
-            observations,
-            rng,
-            lambda: sampling.sample_state(
-                self.new_game(players, 0, options), seat, observations, rng
-            ),
-        )
+        """The table rebuilt from what ``seat`` observed (see ``sampling.py``)."""
+        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)
 
 
 ENGINE: Engine = CatYardEngine()

@@ -9,7 +9,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import Engine, EngineBase, OptionSpec, SampleMemo, State
+from engines.base import Engine, EngineBase, OptionSpec, State
 from engines.good_boy import data, sampling
 from engines.good_boy.catalog import catalog
 from engines.good_boy.rules import VARIANTS, GoodBoyState
@@ -17,9 +17,6 @@ from engines.good_boy.rules import VARIANTS, GoodBoyState
 __all__ = ["ENGINE", "GoodBoyEngine", "GoodBoyState"]
 
 _TOTAL_POINTS = sum(points for _id, _breed, points, _needs, _src in data.CARDS)
-
-
-_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
 class GoodBoyEngine(EngineBase):
@@ -61,7 +58,7 @@ class GoodBoyEngine(EngineBase):
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> GoodBoyState:
         return GoodBoyState(players, seed, options)
 
-    def sample_state(
+    def rebuild_sample(
         self,
         players: int,
         options: Mapping[str, Any],
@@ -69,15 +66,9 @@ class GoodBoyEngine(EngineBase):
         observations: Sequence[dict[str, Any]],
         rng: random.Random,
     ) -> State:
-        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
-        rebuilt once per list of observations, each call draws the hidden parts afresh."""
+        """The table built from what ``seat`` observed (see ``sampling.py``)."""
         resolved = self.check(players, options)
-        return _SAMPLES.sample(
-            seat,
-            observations,
-            rng,
-            lambda: sampling.sample_state(players, resolved, seat, observations, rng),
-        )
+        return sampling.sample_state(players, resolved, seat, observations, rng)
 
 
 ENGINE: Engine = GoodBoyEngine()

@@ -32,7 +32,6 @@ from engines.base import (
     JsonList,
     OptionSpec,
     Result,
-    SampleMemo,
     State,
     ranks_from_scores,
 )
@@ -653,9 +652,6 @@ def _box_json(box: Box, entry_at: Mapping[int, int]) -> None:
     box.text = f"[[{','.join(map(str, cards))}],{box.open_sides},[{','.join(map(str, box.cats))}]]"
 
 
-_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
-
-
 class IfItFitsEngine(EngineBase):
     """The engine object registered as ``if-it-fits``."""
 
@@ -675,7 +671,7 @@ class IfItFitsEngine(EngineBase):
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> IfItFitsState:
         return IfItFitsState(players, seed, options)
 
-    def sample_state(
+    def rebuild_sample(
         self,
         players: int,
         options: Mapping[str, Any],
@@ -683,15 +679,7 @@ class IfItFitsEngine(EngineBase):
         observations: Sequence[dict[str, Any]],
         rng: random.Random,
     ) -> State:
-        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
-        rebuilt once per list of observations, each call draws the hidden parts afresh."""
+        """The table rebuilt from what ``seat`` observed (see ``sampling.py``)."""
         from engines.if_it_fits import sampling  # sampling imports this module
 
-        return _SAMPLES.sample(
-            seat,
-            observations,
-            rng,
-            lambda: sampling.sample_state(
-                self.new_game(players, 0, options), seat, observations, rng
-            ),
-        )
+        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)

@@ -9,7 +9,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import Engine, EngineBase, OptionError, OptionSpec, SampleMemo, State
+from engines.base import Engine, EngineBase, OptionError, OptionSpec, State
 from engines.little_everdell import sampling
 from engines.little_everdell.catalog import catalog
 from engines.little_everdell.rules import PRINCE, PRINCESS, LittleEverdellState
@@ -17,7 +17,6 @@ from engines.little_everdell.rules import PRINCE, PRINCESS, LittleEverdellState
 __all__ = ["ENGINE", "LittleEverdellEngine", "LittleEverdellState"]
 
 _SEAT_LISTS = ("start_bonus", "start_captain", "start_fort")
-_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
 class LittleEverdellEngine(EngineBase):
@@ -84,7 +83,7 @@ class LittleEverdellEngine(EngineBase):
             start_fort=seats["start_fort"],
         )
 
-    def sample_state(
+    def rebuild_sample(
         self,
         players: int,
         options: Mapping[str, Any],
@@ -92,16 +91,8 @@ class LittleEverdellEngine(EngineBase):
         observations: Sequence[dict[str, Any]],
         rng: random.Random,
     ) -> State:
-        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
-        rebuilt once per list of observations, each call draws the hidden parts afresh."""
-        return _SAMPLES.sample(
-            seat,
-            observations,
-            rng,
-            lambda: sampling.sample_state(
-                self.new_game(players, 0, options), seat, observations, rng
-            ),
-        )
+        """The table rebuilt from what ``seat`` observed (see ``sampling.py``)."""
+        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)
 
 
 def _automa(players: int, opponent: str) -> str | None:

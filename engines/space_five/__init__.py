@@ -10,15 +10,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import Engine, EngineBase, OptionSpec, SampleMemo, State
+from engines.base import Engine, EngineBase, OptionSpec, State
 from engines.space_five import sampling
 from engines.space_five.catalog import catalog
 from engines.space_five.data import value
 from engines.space_five.rules import SpaceFiveState, deal_counts
 
 __all__ = ["ENGINE", "SpaceFiveEngine", "SpaceFiveState"]
-
-_SAMPLES = SampleMemo()  # sample_state's rebuilt table (see SampleMemo)
 
 
 class SpaceFiveEngine(EngineBase):
@@ -60,7 +58,7 @@ class SpaceFiveEngine(EngineBase):
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> SpaceFiveState:
         return SpaceFiveState(players, seed, options)
 
-    def sample_state(
+    def rebuild_sample(
         self,
         players: int,
         options: Mapping[str, Any],
@@ -68,16 +66,8 @@ class SpaceFiveEngine(EngineBase):
         observations: Sequence[dict[str, Any]],
         rng: random.Random,
     ) -> State:
-        """A state consistent with what ``seat`` observed (see ``sampling.py``); the table is
-        rebuilt once per list of observations, each call draws the hidden parts afresh."""
-        return _SAMPLES.sample(
-            seat,
-            observations,
-            rng,
-            lambda: sampling.sample_state(
-                self.new_game(players, 0, options), seat, observations, rng
-            ),
-        )
+        """The table rebuilt from what ``seat`` observed (see ``sampling.py``)."""
+        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)
 
 
 ENGINE: Engine = SpaceFiveEngine()

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib import ticker
+from matplotlib import cbook, ticker
 from matplotlib.figure import Figure
 
 from arena.errors import VERDICTS
@@ -151,19 +151,30 @@ def faults(standings: Standings) -> str:
     return _svg(figure)
 
 
-def think_times(per_bot: Mapping[str, Sequence[float]]) -> str:
-    """The spread of each bot's mean think time per decision, one value per game."""
-    bots = [bot for bot, values in per_bot.items() if values]
+def think_times(per_bot: Mapping[str, Sequence[float]], per_move: bool = True) -> str:
+    """The spread of each bot's think times (ms): one value per decision (``per_move``) or,
+    for records that store no time per move, the mean per decision of each game.
+
+    The box holds the middle half, the whiskers reach the 1st and 99th percentiles and one
+    mark shows the slowest value, so the picture stays small whatever the number of games.
+    """
+    bots = [bot for bot, values in per_bot.items() if len(values)]
     if not bots:
         return ""
     figure, axes = plt.subplots(figsize=(7, _height(len(bots))))
-    data = [np.maximum(np.asarray(per_bot[bot], dtype=float), 1e-3) for bot in bots]
-    axes.boxplot(data, orientation="horizontal", showfliers=True, flierprops={"markersize": 2})
-    axes.set_yticks(range(1, len(bots) + 1), bots)
+    stats = []
+    for bot in bots:
+        values = np.maximum(np.asarray(per_bot[bot], dtype=float), 1e-3)
+        (stat,) = cbook.boxplot_stats(values, whis=(1, 99), labels=[bot])
+        slowest = float(values.max())
+        stat["fliers"] = np.array([slowest] if slowest > stat["whishi"] else [])
+        stats.append(stat)
+    axes.bxp(stats, orientation="horizontal", flierprops={"marker": "x", "markersize": 4})
     axes.set_xscale("log")
     axes.xaxis.set_minor_locator(ticker.LogLocator(subs=(2.0, 5.0)))
     for formatter in (axes.xaxis.set_major_formatter, axes.xaxis.set_minor_formatter):
         formatter(ticker.FormatStrFormatter("%g"))  # 0.5, 2, 20: plain numbers, not 2×10⁰
     axes.invert_yaxis()
-    axes.set_xlabel("mean think time per decision in a game (ms, log scale)")
+    what = "per decision" if per_move else "mean per decision in a game"
+    axes.set_xlabel(f"think time {what} (ms, log scale)")
     return _svg(figure)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from arena.record import GameRecord
+from arena.record import NOT_ASKED, GameRecord
 from arena.show.caveats import caveats
 from arena.show.html import charts
 from arena.show.html.page import document
@@ -37,11 +37,25 @@ def build_report(
     standings: Standings,
     *,
     games: int,
+    fingerprints: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> str:
-    """The report page of the league stored in ``folder``; ``games`` bounds the viewers."""
+    """The report page of the league stored in ``folder``; ``games`` bounds the viewers;
+    ``fingerprints`` are the folder's ``bots.toml`` (what each bot was when it played)."""
     engine = engines.get(league["engine"])
+    summary = _summary(folder, league, engine.title, records, standings, fingerprints or {})
+    think, per_move, without = _think_times(records)
+    think_words = (
+        "Each box spreads one bot's think time over all its decisions in the league (as the "
+        "referee measured it): the middle half in the box, the whiskers from the 1st to the "
+        "99th percentile, × the slowest decision."
+        if per_move
+        else "The games store no time per decision (record format 1 or 2): each box spreads "
+        "one bot's mean think time per decision over its games."
+    )
+    if per_move and without:
+        think_words += f" {without} older games store no time per decision and are left out."
     sections = [
-        _section("Summary", _summary(folder, league, engine.title, records, standings)),
+        _section("Summary", summary),
         _section("Standings", _warnings(standings) + _standings_table(standings)),
         _section("Elo with 95% intervals", _figure(charts.elo_intervals(standings))),
     ]
@@ -80,11 +94,7 @@ def build_report(
             charts.faults(standings),
             "Bot faults per verdict class, and games forfeited.",
         ),
-        (
-            "Think time",
-            charts.think_times(_think_times(records)),
-            "Each box spreads one bot's mean think time per decision over its games.",
-        ),
+        ("Think time", charts.think_times(think, per_move), think_words),
     ]
     for title, svg, words in plots:
         if svg:
@@ -116,6 +126,7 @@ def _summary(
     title: str,
     records: Sequence[GameRecord],
     standings: Standings,
+    fingerprints: Mapping[str, Mapping[str, Any]],
 ) -> str:
     options = ", ".join(f"{k} = {v!r}" for k, v in league.get("options", {}).items()) or "-"
     players = ", ".join(str(p) for p in league.get("players", [])) or "-"
@@ -135,17 +146,37 @@ def _summary(
     ]
     rows = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in facts)
     bots = "".join(
-        f"<tr><td class='name'>{escape(bot['name'])}</td>"
-        f"<td class='name'><code>{escape(_command(bot['cmd']))}</code></td></tr>"
+        f"<tr data-bot='{escape(bot['name'])}'><td class='name'>{escape(bot['name'])}</td>"
+        f"<td class='name'><code>{escape(_command(bot['cmd']))}</code></td>"
+        f"{_version_cells(fingerprints.get(bot['name'], {}))}</tr>"
         for bot in league.get("bots", [])
     )
     return (
         f'<dl class="summary">{rows}</dl>'
-        "<table><thead><tr><th class='name'>bot</th><th class='name'>command</th></tr></thead>"
+        "<table id='bots-table'><thead><tr><th class='name'>bot</th>"
+        "<th class='name'>command</th><th class='name'>answered <code>ready</code> as</th>"
+        "<th class='name'>fingerprint (files its command names)</th></tr></thead>"
         f"<tbody>{bots}</tbody></table>"
-        "<p class='muted'>Bot versions (from their <code>ready</code> messages) are not "
-        "stored in the results folder.</p>"
+        "<p class='muted'>From the folder's <code>bots.toml</code>: the name and version each "
+        "bot gave in its <code>ready</code> answer, and the SHA-256 of every file its command "
+        "names (first 12 digits; <code>arena run</code> refuses to add games of a bot whose "
+        "files changed).</p>"
     )
+
+
+def _version_cells(fingerprint: Mapping[str, Any]) -> str:
+    """The ``ready`` answer and the file hashes of one bot's fingerprint."""
+    ready = fingerprint.get("ready") or "not recorded"
+    files = fingerprint.get("files", {})
+    hashes = "<br>".join(
+        f"<code title='{escape(path)}'>{escape(Path(path).name)} "
+        f"{escape(str(digest).removeprefix('sha256:')[:12])}</code>"
+        for path, digest in sorted(files.items())
+    )
+    if not hashes:
+        executable = fingerprint.get("executable")
+        hashes = f"no file; runs <code>{escape(executable)}</code>" if executable else "-"
+    return f"<td class='name'>{escape(ready)}</td><td class='name'>{hashes}</td>"
 
 
 def _command(cmd: str | list[str]) -> str:
@@ -231,13 +262,30 @@ def _sprt(spec: Mapping[str, Any], records: Sequence[GameRecord]) -> str:
     return f"<p><code>{escape(test.status_line())}</code></p><p>{escape(decision)}.</p>"
 
 
-def _think_times(records: Sequence[GameRecord]) -> dict[str, list[float]]:
-    per_bot: dict[str, list[float]] = defaultdict(list)
+def _think_times(
+    records: Sequence[GameRecord],
+) -> tuple[dict[str, list[float]], bool, int]:
+    """Think times per bot in ms: every decision's where the records store them (then also
+    True and the number of games left out for storing none), else each game's mean."""
+    per_move: dict[str, list[int]] = defaultdict(list)
+    means: dict[str, list[float]] = defaultdict(list)
+    without = 0
     for record in records:
+        if any(seat.think_us for seat in record.seats):
+            for seat in record.seats:
+                per_move[seat.bot].extend(seat.think_us)
+            continue
+        without += 1
         for seat in record.seats:
             if seat.decisions:
-                per_bot[seat.bot].append(seat.think_ms / seat.decisions)
-    return dict(sorted(per_bot.items()))
+                means[seat.bot].append(seat.think_ms / seat.decisions)
+    if not per_move:
+        return dict(sorted(means.items())), False, without
+    answered = {
+        bot: [micros / 1000 for micros in values if micros != NOT_ASKED]
+        for bot, values in sorted(per_move.items())
+    }
+    return answered, True, without
 
 
 def _games(folder: Path, records: Sequence[GameRecord], standings: Standings, limit: int) -> str:

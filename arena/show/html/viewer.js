@@ -1,6 +1,7 @@
 // The game viewer: steps through one stored game (buttons, arrow keys, slider) and toggles
-// between the whole table and one seat's view. Game data is gzip + base64 JSON, unpacked
-// with the browser's own DecompressionStream (no library, no network).
+// between the whole table and one seat's view. For each move: what it was, who made it and
+// in how long, the bot's note and the faults of that move. Game data is gzip + base64 JSON,
+// unpacked with the browser's own DecompressionStream (no library, no network).
 "use strict";
 
 async function unpackGame(text) {
@@ -80,13 +81,15 @@ class Viewer {
       this.move.append(el("span", {}, "The deal, before the first move."));
     } else {
       const made = game.steps[pos - 1];
-      const seat = game.seats[made.t];
       this.move.append(el("div", {}, `Move ${pos}: ${made.m}`));
-      this.move.append(el("div", { class: "muted" },
-        `by seat ${made.t} (${seat.bot}); this bot thought ${seat.mean_ms} ms per decision ` +
-        `on average in this game`));
+      this.move.append(el("div", { class: "muted by" }, made.by));
+      // a bot's note may name its hidden cards: only the whole table and its own seat see it
+      if (made.n !== undefined && (this.seat < 0 || this.seat === made.t)) {
+        this.move.append(el("div", { class: "note" }, `note from seat ${made.t}: ${made.n}`));
+      }
       for (const fault of made.f || []) this.move.append(el("div", { class: "fault" }, fault));
     }
+    for (const fault of step.x || []) this.move.append(el("div", { class: "fault" }, fault));
     const picture = this.seat < 0 ? step.full : step.seats[this.seat];
     this.board.innerHTML = game.pictures[picture];
     const final = pos === this.last;

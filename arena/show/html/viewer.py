@@ -1,4 +1,5 @@
-"""One stored game as viewer data: every step's pictures, the move, who made it, faults.
+"""One stored game as viewer data: every step's pictures, the move, who made it, how long
+it thought, its note, and the faults of that move.
 
 The game is re-played from its seed and moves with the engine (as ``arena replay`` does);
 at each step the engine's picture (``engines.picture``) draws the whole table from every
@@ -21,7 +22,7 @@ import orjson
 
 import engines
 from arena.errors import UserError
-from arena.record import GameRecord
+from arena.record import NOT_ASKED, GameRecord
 from arena.show.html.page import document
 from engines.base import EngineError
 
@@ -40,6 +41,8 @@ def game_data(record: GameRecord) -> dict[str, Any]:
         return pictures.setdefault(svg, len(pictures))
 
     faults = _faults_by_step(record)
+    said = {step: text for seat in record.seats for step, text in seat.bot_notes}
+    turns = [iter(seat.think_us) for seat in record.seats]
     steps: list[dict[str, Any]] = []
     for position in range(len(record.moves) + 1):
         views = {seat: state.observation(seat) for seat in range(players)}
@@ -65,13 +68,18 @@ def game_data(record: GameRecord) -> dict[str, Any]:
         step.update(
             t=seat,
             m=state.describe(action),
+            by=_by(record, seat, next(turns[seat], None)),
             o=orjson.dumps(views[seat], option=orjson.OPT_INDENT_2).decode("utf-8"),
             f=faults.get(position, []),
         )
+        if position in said:
+            step["n"] = said[position]
         try:
             state.apply(action)
         except EngineError as exc:
             raise UserError(f"game {record.id}: move {position} failed: {exc}") from None
+    steps[0]["x"] = faults.get(_BEFORE, [])  # before the first move: start-up
+    steps[-1]["x"] = steps[-1].get("x", []) + faults.get(len(record.moves), [])  # at the end
     return {
         "id": record.id,
         "steps": steps,
@@ -96,7 +104,8 @@ def data_block(record: GameRecord) -> str:
 
 
 def seat_table(record: GameRecord) -> str:
-    """Who sat where, the final scores, time spent thinking, verdicts and notes."""
+    """Who sat where, the final scores, time spent thinking, verdicts and the referee's
+    notes on them."""
     rows = []
     for number, seat in enumerate(record.seats):
         verdicts = ", ".join(f"{k} {v}" for k, v in seat.verdicts.items()) or "-"
@@ -106,13 +115,14 @@ def seat_table(record: GameRecord) -> str:
             f"<tr><td>{number}</td><td class='name'>{escape(seat.bot)}</td>"
             f"<td>{seat.score:g}</td><td>{seat.rank}</td><td>{seat.decisions}</td>"
             f"<td>{seat.think_ms:.1f}</td><td>{_mean_ms(seat.think_ms, seat.decisions)}</td>"
-            f"<td class='name'>{escape(verdicts)}</td>"
+            f"<td>{_slowest(seat.think_us)}</td><td class='name'>{escape(verdicts)}</td>"
             f"<td class='name'>{escape('; '.join(seat.notes) or '-')}</td></tr>"
         )
     return (
         "<table><thead><tr><th>seat</th><th class='name'>bot</th><th>score</th><th>rank</th>"
-        "<th>decisions</th><th>think ms</th><th>ms/decision</th><th class='name'>faults</th>"
-        f"<th class='name'>notes</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        "<th>decisions</th><th>think ms</th><th>ms/decision</th><th>slowest ms</th>"
+        "<th class='name'>faults</th><th class='name'>fault notes</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
     )
 
 
@@ -125,7 +135,7 @@ def viewer_page(record: GameRecord, league: Mapping[str, Any]) -> str:
         f"v{escape(record.engine_version)}), {record.players} players, "
         f"seed {record.seed}, options {escape(options)}; {len(record.moves)} moves. "
         "Step with the buttons, the slider or the arrow keys; the menu shows what one seat "
-        "saw. Think time is recorded per seat and game, not per move.</p>"
+        "saw.</p>"
         f"{seat_table(record)}"
         f'<div class="viewer" id="viewer" data-first="{escape(record.id)}"></div>'
         f"{data_block(record)}"
@@ -143,11 +153,31 @@ def _mean_ms(think_ms: float, decisions: int) -> str:
     return f"{think_ms / max(decisions, 1):.1f}"
 
 
+def _slowest(think_us: tuple[int, ...]) -> str:
+    return f"{max(think_us) / 1000:.1f}" if think_us and max(think_us) >= 0 else "-"
+
+
+def _ms(micros: int) -> str:
+    """Microseconds as milliseconds with two to three significant digits."""
+    ms = micros / 1000
+    return f"{ms:.2f} ms" if ms < 10 else f"{ms:.1f} ms" if ms < 100 else f"{ms:.0f} ms"
+
+
+def _by(record: GameRecord, seat: int, micros: int | None) -> str:
+    """Who made a move, and how long it took (or that the referee chose it)."""
+    who = f"by seat {seat} ({record.seats[seat].bot})"
+    if micros is None:  # a record without per-turn times (format 1 or 2)
+        mean = _mean_ms(record.seats[seat].think_ms, record.seats[seat].decisions)
+        return f"{who}; {mean} ms per decision on average in this game (no time per move stored)"
+    if micros == NOT_ASKED:
+        forfeit = record.seats[seat].forfeit
+        why = f"the seat had forfeited ({forfeit}) or" if forfeit else "after"
+        return f"{who}: chosen by the referee at random, {why} a fault on this move"
+    return f"{who}, in {_ms(micros)}"
+
+
 def _seats(record: GameRecord) -> list[dict[str, Any]]:
-    return [
-        {"bot": seat.bot, "mean_ms": _mean_ms(seat.think_ms, seat.decisions)}
-        for seat in record.seats
-    ]
+    return [{"bot": seat.bot} for seat in record.seats]
 
 
 def _result_line(record: GameRecord) -> str:
@@ -158,12 +188,18 @@ def _result_line(record: GameRecord) -> str:
     return "Final result: " + "; ".join(parts)
 
 
+_BEFORE = -1  # faults before the first move: a bot that failed to start
+_START_VERDICTS = "step 0: startup: "  # a disqualified bot's verdict is startup too
+
+
 def _faults_by_step(record: GameRecord) -> dict[int, list[str]]:
-    """The referee's fault notes that name a step, by step (``step N: verdict: ...``)."""
+    """The referee's fault notes that name a step, by step (``step N: verdict: ...``);
+    start-up faults under :data:`_BEFORE`."""
     found: dict[int, list[str]] = {}
     for number, seat in enumerate(record.seats):
         for note in seat.notes:
             match = _STEP_NOTE.match(note)
             if match:
-                found.setdefault(int(match.group(1)), []).append(f"seat {number}: {note}")
+                step = _BEFORE if note.startswith(_START_VERDICTS) else int(match.group(1))
+                found.setdefault(step, []).append(f"seat {number}: {note}")
     return found
