@@ -341,6 +341,7 @@ def make_choose(settings: Settings) -> Callable[[dict[str, Any], list[Action], G
         index = search.choose(observations, legal, settings.iterations, deadline)
         spent = time.monotonic() - started
         game.memory.setdefault("searches", []).append((search.iterations, spent))
+        game.note = f"{search.iterations} iterations"  # not the guide's note
         return index
 
     return choose
@@ -447,7 +448,7 @@ def main(argv: list[str] | None = None) -> None:
             args.time_share,
         )
     )
-    run(choose, name=args.name, version="1", on_end=report)
+    run(choose, name=args.name, version="2", on_end=report)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,8 @@ def test_check_bot_passes_the_bundled_greedy_bots(engine: str, in_repo: Path) ->
     assert "bot is compliant" in result.output
     assert result.output.count("ok    game") == 2
     assert "p50" in result.output and "p99" in result.output
+    noted = "info  notes: " in result.output  # only the space-five greedy bot sends notes
+    assert noted == (engine == "space-five"), result.output
     assert processes_with(marker) == []
 
 

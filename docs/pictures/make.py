@@ -1,4 +1,5 @@
-"""Remake the pictures in this folder: a small league per engine, its report, one viewer each.
+"""Remake the pictures in this folder: a small league per engine, its report (the bots and
+the standings), one viewer each (two thirds into the game, or the next move with a note).
 
     python docs/pictures/make.py
 
@@ -57,8 +58,8 @@ def main() -> None:
             )
             page.goto((demo / "report.html").as_uri())
             page.wait_for_selector("#viewer[data-ready]")
-            top = page.locator("#standings").bounding_box()
-            bottom = page.locator("#elo-with-95-intervals").bounding_box()
+            top = page.locator("#bots-table").bounding_box()
+            bottom = page.locator("#standings").bounding_box()
             assert top is not None and bottom is not None
             y = top["y"] - 8
             clip = {"x": 0, "y": y, "width": 900, "height": bottom["y"] + bottom["height"] - y}
@@ -76,6 +77,12 @@ def main() -> None:
                 page.wait_for_selector("#viewer[data-ready]")
                 last = int(page.locator("#viewer input[type=range]").get_attribute("max") or 0)
                 page.locator("#viewer input[type=range]").fill(str(last * 2 // 3))
+                for _ in range(40):  # on to a move with a bot's note, if one comes soon
+                    if page.locator("#viewer .note").count():
+                        break
+                    page.keyboard.press("ArrowRight")
+                else:
+                    page.locator("#viewer input[type=range]").fill(str(last * 2 // 3))
                 board = page.locator("#viewer")
                 board.screenshot(path=HERE / f"viewer-{engine}.png")
             browser.close()

@@ -3,8 +3,8 @@
 Summary, standings (the same numbers as ``arena standings``) with their warnings, plots
 (matplotlib, inlined SVG), the SPRT status of an SPRT league, and viewers for a bounded
 selection of games (:mod:`arena.show.html.selection`); any other game is one
-``arena view`` away. Games are summarised, never all embedded, so a 10,000-game league
-gives a page of a few hundred kilobytes.
+``arena view`` away. Games are summarised, never all embedded, so the page's size does
+not grow with the league (docs/report.md measures a 10,000-game league).
 """
 
 from __future__ import annotations
