@@ -1,24 +1,17 @@
-"""Engine cost per decision in machine instructions: a measure the machine's load cannot move.
+"""Engine cost per decision in CPU instructions (valgrind), the same on a loaded machine.
 
-    python benchmarks/engine_instructions.py space-five:2 if-it-fits:2   # needs valgrind
+    python benchmarks/engine_instructions.py cat-yard good-boy   # 2 seats, ~1 min an engine
+    python benchmarks/engine_instructions.py --games 4 --seats 3 good-boy
 
-On a shared machine wall-clock and even CPU-time micro-benchmarks swing by 2-4x with the load
-(other processes, hyper-threads, frequency). Instructions executed do not. For each
-``ENGINE:SEATS`` this plays the same seeded random games as ``benchmarks/engines.py`` (seeds
-1..``--games``, choices from ``random.Random(seed)``, recorded first) four times, each under
-callgrind in its own process, counting only the replay (callgrind collects inside one
-``functools.reduce`` call, after caches are warm):
-
-- 0: ``new_game`` only;
-- 1: + ``legal_actions()`` and ``apply_index(i)`` per decision;
-- 2: + ``observation(seat)``;
-- 3: + ``protocol.encode`` of the ``act`` line.
-
-The differences divided by the number of decisions give legal+apply, obs and encode in
-thousands of instructions (kIr) per decision. Instructions are not time (a cache miss or an
-allocation costs more than an add), so compare two trees by their ratio. ``--root`` measures
-the engines and ``arena`` of another checkout (e.g. a ``git archive`` of main) with this
-script.
+Wall-clock numbers (``benchmarks/engines.py``) swing by 3x with the machine's load; the
+number of instructions executed does not. For each engine the decision loop of
+``benchmarks/engines.py`` (``legal_actions()``, ``observation(seat)``, encoding the ``act``
+line, the checked ``apply(legal[i])`` of a seeded random choice) is run under valgrind's
+callgrind four times: games set up only, then legal + apply, then + observation, then +
+encode; the differences, divided by the decisions, give each part in thousands of
+instructions (kIr). 30 games are played first, uncounted, to fill the engines' caches.
+Cache misses are not counted: compare engines' versions with it, and read time from
+``benchmarks/engines.py``. Needs ``valgrind`` (Debian: ``apt-get install valgrind``).
 """
 
 from __future__ import annotations
@@ -34,106 +27,107 @@ import argparse  # noqa: E402
 import functools  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
+import re  # noqa: E402
 import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 
-PARTS = ("new_game", "legal+apply", "obs", "encode")
+MODES = ("setup", "legal+apply", "observation", "encode")
 
 
-def replay(name: str, players: int, games: int, part: int) -> int:
-    """Play the recorded games doing parts 0..``part``; return the number of decisions."""
-    import engines
+def run_games(name: str, players: int, games: int, mode: str) -> int:
+    """Play the counted games of ``mode`` (inside ``functools.reduce``, where callgrind
+    collects); return the number of decisions."""
     from arena import protocol
+    from benchmarks import _bench
     from engines.testing import new_game
 
-    engine = engines.get(name)
-    recorded = []
-    for seed in range(1, games + 1):
+    engine = _bench.load_engines([name])[name]
+    observe = mode in ("observation", "encode")
+    encode = mode == "encode"
+
+    def play(decisions: int, seed: int, mode: str = mode) -> int:
         state = new_game(engine, players, seed)
         rng = random.Random(seed)
-        chosen = []
-        while state.to_move() is not None:
-            chosen.append(rng.randrange(len(state.legal_actions())))
-            state.apply_index(chosen[-1])
-        recorded.append((seed, chosen))
+        step = 0
+        if mode != "setup":
+            while (seat := state.to_move()) is not None:
+                legal = state.legal_actions()
+                if observe:
+                    observation = state.observation(seat)
+                    if encode:
+                        protocol.encode(protocol.act("g", step, observation, legal, 1, 1))
+                state.apply(legal[rng.randrange(len(legal))])
+                step += 1
+        state.result()
+        return decisions + step
 
-    def run(decisions: int, game: tuple[int, list[int]]) -> int:
-        seed, chosen = game
-        state = new_game(engine, players, seed)
-        if part == 0:
-            return decisions + len(chosen)
-        for step, index in enumerate(chosen):
-            seat = state.to_move()
-            assert seat is not None
-            legal = state.legal_actions()
-            if part >= 2:
-                observation = state.observation(seat)
-                if part >= 3:
-                    protocol.encode(protocol.act("g", step, observation, legal, 1000, 10_000))
-            state.apply_index(index)
-        return decisions + len(chosen)
-
-    functools.reduce(run, recorded[:1], 0)  # warm the engine's caches outside the count
-    control = ["callgrind_control", "-i", "on", str(os.getpid())]
-    subprocess.run(control, capture_output=True, check=False)
-    return functools.reduce(run, recorded, 0)
+    functools.reduce(lambda d, s: play(d, s, "encode"), range(1000, 1030), 0)  # warm-up
+    decisions = functools.reduce(lambda d, s: play(d, s, "legal+apply"), range(1, games + 1), 0)
+    subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())], capture_output=True)
+    functools.reduce(play, range(1, games + 1), 0)
+    return decisions
 
 
-def count(root: Path, name: str, players: int, games: int, part: int) -> tuple[int, int]:
-    """(instructions, decisions) of one replay under callgrind, run from ``root``."""
+def count(name: str, players: int, games: int, mode: str) -> tuple[int, int]:
+    """(decisions, instructions) of one mode, run under callgrind."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "callgrind.out"
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            "--instr-atstart=no",
-            "--collect-atstart=no",
-            "--toggle-collect=functools_reduce",
-            f"--callgrind-out-file={out}",
-            os.path.realpath(sys.executable),
-            str(Path(__file__).resolve()),
-            "--root",
-            str(root),
-            "--part",
-            f"{name}:{players}:{games}:{part}",
-        ]
-        done = subprocess.run(command, cwd=root, capture_output=True, text=True, check=True)
-        decisions = int(done.stdout.split()[-1])
-        for line in out.read_text().splitlines():
-            if line.startswith(("summary:", "totals:")):
-                return int(line.split()[1]), decisions
-    raise SystemExit(f"no instruction total in callgrind's output for {name}:{players}")
+        done = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--instr-atstart=no",
+                "--collect-atstart=no",
+                "--toggle-collect=functools_reduce",
+                f"--callgrind-out-file={tmp}/out",
+                sys.executable,
+                __file__,
+                "--child",
+                mode,
+                "--games",
+                str(games),
+                "--seats",
+                str(players),
+                name,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    decisions = re.search(r"^decisions (\d+)$", done.stdout, re.M)
+    collected = re.search(r"Collected : (\d+)", done.stderr)
+    if decisions is None or collected is None:
+        raise SystemExit(f"callgrind run failed:\n{done.stdout}\n{done.stderr}")
+    return int(decisions.group(1)), int(collected.group(1))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("targets", nargs="*", help="ENGINE:SEATS (default space-five:2)")
-    parser.add_argument("--games", type=int, default=3, help="seeded games per target")
-    parser.add_argument("--root", type=Path, default=_ROOT, help="checkout to measure")
-    parser.add_argument("--part", help=argparse.SUPPRESS)  # the replay run under callgrind
+    parser.add_argument("engines", nargs="+", help="engine names")
+    parser.add_argument("--games", type=int, default=10, help="counted games (default 10)")
+    parser.add_argument("--seats", type=int, default=2, help="players (default 2)")
+    parser.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.part:
-        sys.path.insert(0, str(args.root.resolve()))  # that checkout's engines and arena
-        name, players, games, part = args.part.split(":")
-        print(replay(name, int(players), int(games), int(part)))
+    if args.child:
+        decisions = run_games(args.engines[0], args.seats, args.games, args.child)
+        print(f"decisions {decisions}")
         return
     if shutil.which("valgrind") is None:
-        raise SystemExit("valgrind is not installed (apt-get install valgrind)")
-    print(f"# Engine instructions per decision ({args.root}, {args.games} games each)\n")
-    print("| engine | seats | decisions | kIr/dec | legal+apply | obs | encode |")
+        raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
+    print("| engine | seats | decisions | legal + apply | observation | encode | in all |")
     print("|---|---|---|---|---|---|---|")
-    for target in args.targets or ["space-five:2"]:
-        name, _, seats = target.partition(":")
-        players = int(seats or 2)
-        totals = [count(args.root, name, players, args.games, part) for part in range(4)]
-        decisions = totals[0][1]
-        steps = [(totals[i + 1][0] - totals[i][0]) / decisions / 1000 for i in range(3)]
-        print(
-            f"| {name} | {players} | {decisions} | {sum(steps):.1f} | "
-            + " | ".join(f"{step:.1f}" for step in steps)
-            + " |"
-        )
+    for name in args.engines:
+        runs = {mode: count(name, args.seats, args.games, mode) for mode in MODES}
+        decisions = runs["legal+apply"][0]
+        kir = {mode: runs[mode][1] / decisions / 1000 for mode in MODES}
+        parts = [
+            kir["legal+apply"] - kir["setup"],
+            kir["observation"] - kir["legal+apply"],
+            kir["encode"] - kir["observation"],
+        ]
+        cells = " | ".join(f"{part:.1f}" for part in parts)
+        print(f"| {name} | {args.seats} | {decisions} | {cells} | {sum(parts):.1f} |", flush=True)
+    print("\nkIr: thousands of instructions per decision (valgrind callgrind).")
 
 
 if __name__ == "__main__":

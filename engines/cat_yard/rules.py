@@ -174,34 +174,57 @@ _FREE_OF_ABILITY: Final = {
 }
 _FREE_KIND: Final = tuple(_FREE_OF_ABILITY.get(a, _FREE_NEVER) for a in CAT_ABILITY)
 
-# Lure search keys (hot path, see ``CatYardState._lures``). Each payer is coded as one
-# byte: ``FIELD_BIT | symbol mask`` for a card on a field, ``WILD_BIT | mask`` for a wild
-# tile. Per cat, ``bytes.translate`` with ``_LURE_REL[cat]`` keeps only the symbols its cost
-# asks for (the others can never pay it), so many payer lists share one cache entry;
-# ``_LURE_COST[cat]`` numbers the distinct costs.
-FIELD_BIT: Final = 16
-WILD_BIT: Final = 32
-# bytes(field card ids).translate(_FIELD_TABLE): 0 stays 0 (an empty field).
-_FIELD_TABLE: Final = bytes(
-    (FIELD_BIT | BAIT_MASK[i] if i else 0) if i < len(BAIT_MASK) else 0 for i in range(256)
-)
+# Lure search keys (hot path, see ``CatYardState._lures``): ``_LURE_COST[cat]`` numbers
+# the distinct costs; per cost, ``bytes(fields).translate(_CARD_REL[cost])`` keeps of each
+# field's card only the symbols the cost asks for (the others can never pay it), so many
+# cushions share one cache entry.
 _WILD_CATS: Final = frozenset(i for i in CAT_IDS if CAT_WILD[i])
-_USELESS_FIELD: Final = bytes([FIELD_BIT])
-_USELESS_WILD: Final = bytes([WILD_BIT])
 _COST_LEN: Final = tuple(len(cost) for cost in CAT_COST)
 _COST_BITS: Final = tuple(sum({1 << k for k in cost}) for cost in CAT_COST)
 _COSTS: Final = sorted(set(CAT_COST[1:]))
 _LURE_COST: Final = (-1, *(_COSTS.index(CAT_COST[i]) for i in CAT_IDS))
+# Per distinct cost: card id -> the card's symbols that the cost asks for (0: none, empty).
+_CARD_REL: Final = tuple(
+    bytes(
+        (BAIT_MASK[i] & sum({1 << k for k in cost})) if 0 < i < len(BAIT_MASK) else 0
+        for i in range(256)
+    )
+    for cost in _COSTS
+)
+# The key prefix of a cost in ``_LURES``.
+_COST_KEY: Final = tuple(bytes((c,)) for c in range(len(_COSTS)))
 
-
-def _relevant(cost: tuple[int, ...]) -> bytes:
-    bits = FIELD_BIT | WILD_BIT
-    for k in cost:
-        bits |= 1 << k
-    return bytes(x & bits for x in range(256))
-
-
-_LURE_REL: Final = (b"", *(_relevant(CAT_COST[i]) for i in CAT_IDS))
+# The actions, built once: legal lists share them (treat them as read-only).
+GATHER: Final[Action] = {"type": "gather"}
+REVEAL: Final[Action] = {"type": "reveal"}
+STOP: Final[Action] = {"type": "stop"}
+ACCEPT_DOG: Final[Action] = {"type": "accept_dog"}
+DONE: Final[Action] = {"type": "done"}
+END_TURN: Final[Action] = {"type": "end_turn"}
+SWAP: Final = tuple({"type": "swap", "target": q} for q in range(CUSHIONS))
+_OTHERS: Final = tuple(tuple(q for q in range(CUSHIONS) if q != p) for p in range(CUSHIONS))
+PLACE_DRAWN: Final = tuple({"type": "place_drawn", "field": f} for f in range(FIELDS))
+# [card id][mask of the filled fields] -> that card placed on each field in turn (a
+# ``replace`` on a filled field)
+PLACEMENTS: Final = tuple(
+    tuple(
+        tuple(
+            {"type": "replace" if filled >> f & 1 else "place", "card": c, "field": f}
+            for f in range(FIELDS)
+        )
+        for filled in range(1 << FIELDS)
+    )
+    for c in range(len(BAIT_MASK))
+)
+IGNORE_DOG: Final = tuple({"type": "ignore_dog", "cat": c} for c in range(len(CAT_POINTS)))
+ABILITY: Final = tuple({"type": "ability", "cat": c} for c in range(len(CAT_POINTS)))
+# (cat, *slots) -> the ability of a yard-discard cat on those slots
+ABILITY_ON: Final[dict[tuple[int, ...], Action]] = {
+    (c, *slots): {"type": "ability", "cat": c, "slots": list(slots)}
+    for c in CAT_IDS
+    if CAT_ABILITY[c] in ("yard_discard_1", "yard_discard_2")
+    for slots in (*((s,) for s in range(YARD_SLOTS)), *combinations(range(YARD_SLOTS), 2))
+}
 
 assert len(BAIT) == COUNTS["bait_cards"][0] and sum(IS_DOG) == COUNTS["dogs"][0]
 assert len(CATS) == COUNTS["cat_tiles"][0]
@@ -238,6 +261,7 @@ class CatYardState(GameState):
         "end_reason",
         "_players_view",
         "_players_key",
+        "_view",
     )
     COPIED = (
         "protected",
@@ -283,6 +307,9 @@ class CatYardState(GameState):
     # (None = stale). Never mutated once built: observations share it.
     _players_view: list[list[Any]] | None
     _players_key: tuple[list[list[int]], list[bool]] | None
+    # The last observation's table parts (every key but "seat" and "events"), refreshed by
+    # comparison at each observation (see ``observation``); shared by clones.
+    _view: dict[str, Any] | None
 
     def __init__(self, players: int, target: int, seed: int) -> None:
         super().__init__(seed)
@@ -311,6 +338,7 @@ class CatYardState(GameState):
         self.log = EventLog(players)
         self._players_view = None
         self._players_key = None
+        self._view = None
         self._deal()
         self._begin_turn(0)
         self.settle()
@@ -365,26 +393,26 @@ class CatYardState(GameState):
     def _legal(self) -> list[Action]:
         phase = self.phase
         if phase is _START:
-            return self._free(self._lures([{"type": "gather"}]))
+            return self._free(self._lures([GATHER]))
         if phase is _GATHER_DECIDE:
-            return self._free([{"type": "reveal"}, {"type": "stop"}])
+            return self._free([REVEAL, STOP])
         if phase is _DOG:
-            return [
-                *(
-                    {"type": "ignore_dog", "cat": c}
-                    for c in self.owned[self.current]
-                    if CAT_ABILITY[c] == "ignore_dog" and not self.used[c]
-                ),
-                {"type": "accept_dog"},
+            used = self.used
+            out = [
+                IGNORE_DOG[c]
+                for c in self.owned[self.current]
+                if CAT_ABILITY[c] == "ignore_dog" and not used[c]
             ]
+            out.append(ACCEPT_DOG)
+            return out
         if phase is _PLACE:
             return self._placements()
         if phase is _DRAW_PLACE:
             fields = self.cushions[self.seat_pos[self.current]]
-            return [{"type": "place_drawn", "field": f} for f in range(FIELDS) if not fields[f]]
+            return [PLACE_DRAWN[f] for f in range(FIELDS) if not fields[f]]
         if phase is _POST:
             out = self._lures([]) if self.main_action == "lure" else []
-            self._free(out).append({"type": "end_turn"})
+            self._free(out).append(END_TURN)
             return out
         return []
 
@@ -466,103 +494,99 @@ class CatYardState(GameState):
 
         Payers are the non-empty fields (ascending) then the unused wild tiles (by id); per
         yard cat, every set of exactly ``len(cost)`` payers that can pay it, in
-        ``combinations`` order. The sets are cached per (cost, relevant payer codes).
+        ``combinations`` order. The actions are cached per (cost, the symbols of each field
+        that the cost asks for, the wild tiles that show one) and yard slot: see
+        :func:`_slot_lures`.
         """
         current = self.current
         fields = self.cushions[self.seat_pos[current]]
-        payers = bytes(fields).translate(_FIELD_TABLE).replace(b"\0", b"")
-        shown = BAIT_MASK[fields[0]] | BAIT_MASK[fields[1]] | BAIT_MASK[fields[2]]
-        shown |= BAIT_MASK[fields[3]]  # every symbol some payer shows
+        f0, f1, f2, f3 = fields
+        n = (f0 != 0) + (f1 != 0) + (f2 != 0) + (f3 != 0)
+        shown = BAIT_MASK[f0] | BAIT_MASK[f1] | BAIT_MASK[f2] | BAIT_MASK[f3]  # symbols shown
         owned = self.owned[current]
         wilds: list[int] = []
         if owned and not _WILD_CATS.isdisjoint(owned):
             used = self.used
             wilds = sorted(c for c in owned if CAT_WILD[c] and not used[c])
-            payers += bytes(WILD_BIT | CAT_WILD[c] for c in wilds)
-            for c in wilds:
-                shown |= CAT_WILD[c]
-        n = len(payers)
+            n += len(wilds)
+            for w in wilds:
+                shown |= CAT_WILD[w]
         if not n:
             return out
-        cache = _LURE_CACHE
+        raw = bytes(fields)
+        cache = _LURES
         for slot, cat in enumerate(self.yard):
             # Quick rejects: too few payers, or a wanted symbol that no payer shows.
             if not cat or _COST_LEN[cat] > n or _COST_BITS[cat] & ~shown:
                 continue
-            # Payers showing none of the wanted symbols never pay: dropping them keeps the
-            # order of the paying sets (the indices are relabelled monotonically).
-            rel = payers.translate(_LURE_REL[cat]).replace(_USELESS_FIELD, b"")
-            key = (_LURE_COST[cat], rel.replace(_USELESS_WILD, b""))
-            combos = cache.get(key)
-            if combos is None:
-                combos = _lure_combos(CAT_COST[cat], key[1])
+            cost = _LURE_COST[cat]
+            key = _COST_KEY[cost] + raw.translate(_CARD_REL[cost])
+            if wilds:
+                bits = _COST_BITS[cat]
+                key += bytes(w for w in wilds if CAT_WILD[w] & bits)
+            per_slot = cache.get(key)
+            if per_slot is None:
                 if len(cache) >= _LURE_CACHE_SIZE:
                     cache.clear()
-                cache[key] = combos
-            if combos:
-                bits = _COST_BITS[cat]
-                at = [f for f in range(FIELDS) if BAIT_MASK[fields[f]] & bits]
-                wild = [c for c in wilds if CAT_WILD[c] & bits]
-                for field_at, wild_at in combos:
-                    out.append(
-                        {
-                            "type": "lure",
-                            "slot": slot,
-                            "fields": [at[i] for i in field_at],
-                            "wilds": [wild[j] for j in wild_at],
-                        }
-                    )
+                per_slot = cache[key] = [None] * YARD_SLOTS
+            lures = per_slot[slot]
+            if lures is None:
+                lures = per_slot[slot] = _slot_lures(slot, key)
+            out += lures
         return out
 
     def _free(self, out: list[Action]) -> list[Action]:
         """Append F(P) to ``out``: swaps, then abilities of unused cats in the order they
         were lured (§4.3)."""
-        pos = self.seat_pos[self.current]
+        current = self.current
+        pos = self.seat_pos[current]
         cushions = self.cushions
         if cushions[pos][ARROW]:
             protected = self.protected
             swapped = self.swapped_with
-            for q in range(CUSHIONS):
-                if q != pos and cushions[q][ARROW] and not protected[q] and q not in swapped:
-                    out.append({"type": "swap", "target": q})
+            for q in _OTHERS[pos]:
+                if cushions[q][ARROW] and not protected[q] and q not in swapped:
+                    out.append(SWAP[q])
+        owned = self.owned[current]
+        if not owned:
+            return out
         used = self.used
         cat_slots: list[int] | None = None
-        for cat in self.owned[self.current]:
+        for cat in owned:
             if used[cat]:
                 continue
             kind = _FREE_KIND[cat]
             if kind == _FREE_NEVER:
                 continue
             if kind == _FREE_ALWAYS:
-                out.append({"type": "ability", "cat": cat})
+                out.append(ABILITY[cat])
             elif kind == _FREE_DRAW:
                 if 0 in cushions[pos]:
-                    out.append({"type": "ability", "cat": cat})
+                    out.append(ABILITY[cat])
             else:
                 if cat_slots is None:
                     yard = self.yard
                     cat_slots = [s for s in range(YARD_SLOTS) if yard[s]]
                 if kind == _FREE_DISCARD_ALL:
                     if cat_slots:
-                        out.append({"type": "ability", "cat": cat})
+                        out.append(ABILITY[cat])
                 elif kind == _FREE_DISCARD_1 or len(cat_slots) == 1:
                     for s in cat_slots:
-                        out.append({"type": "ability", "cat": cat, "slots": [s]})
+                        out.append(ABILITY_ON[cat, s])
                 else:
                     for s1, s2 in combinations(cat_slots, 2):
-                        out.append({"type": "ability", "cat": cat, "slots": [s1, s2]})
+                        out.append(ABILITY_ON[cat, s1, s2])
         return out
 
     def _placements(self) -> list[Action]:
         """PLACE (§4.5): each revealed card onto each field, then ``done`` if allowed."""
-        fields = self.cushions[self.seat_pos[self.current]]
-        out: list[Action] = [
-            {"type": "replace" if fields[f] else "place", "card": card, "field": f}
-            for card in self.revealed
-            for f in range(FIELDS)
-        ]
-        if fields[ARROW]:
-            out.append({"type": "done"})
+        f0, f1, f2, f3 = self.cushions[self.seat_pos[self.current]]
+        filled = (f0 != 0) | (f1 != 0) << 1 | (f2 != 0) << 2 | (f3 != 0) << 3
+        out: list[Action] = []
+        for card in self.revealed:
+            out += PLACEMENTS[card][filled]
+        if f0:
+            out.append(DONE)
         return out
 
     # -- transitions ----------------------------------------------------------------------
@@ -716,37 +740,78 @@ class CatYardState(GameState):
         Hidden: the order of the bait deck and of the cat stack, except the points on the
         back of the top tile (spec §6). Compact (version 2): ids only (look them up in
         ``BAIT``/``CATS``), 0 for an empty field or slot, lists instead of per-item dicts.
-        The ``players`` part is shared with later observations: do not mutate the result.
+        The lists are shared with other observations: do not mutate the result.
         """
         players = self._players_view
         key = self._players_key
         if players is None or key is None or key[0] is not self.owned or key[1] is not self.used:
             players = self._players_view = self._view_players()
             self._players_key = (self.owned, self.used)
+        view = self._view
+        if view is None:
+            view = self._view = self._new_view()
+        else:
+            # The table's lists, copied only when they changed since the last observation
+            # (whose copies stay as they were: they may be in observations handed out).
+            cushions = self.cushions
+            if view["cushions"] != cushions:
+                view["cushions"] = [c[:] for c in cushions]
+            if view["protected"] != self.protected:
+                view["protected"] = self.protected[:]
+            if view["yard"] != self.yard:
+                view["yard"] = self.yard[:]
+            if view["cat_discard"] != self.cat_discard:
+                view["cat_discard"] = self.cat_discard[:]
+            if view["discard"] != self.discard:
+                view["discard"] = self.discard[:]
+            if view["revealed"] != self.revealed:
+                view["revealed"] = self.revealed[:]
+            swapped = self.swapped_with
+            if view["swapped_with"] != swapped:
+                view["swapped_with"] = sorted(swapped)
+        obs = view.copy()
+        obs["seat"] = seat
+        obs["to_move"] = None if self.phase is _OVER else self.current
+        obs["phase"] = self.phase._value_
+        obs["round"] = self.round
+        obs["end_triggered"] = self.end_triggered
+        obs["main_action"] = self.main_action
+        obs["players"] = players
         stack = self.cat_stack
+        obs["cat_stack_count"] = len(stack)
+        obs["cat_stack_top_points"] = CAT_POINTS[stack[-1]] if stack else None
+        obs["deck_count"] = len(self.deck)
+        obs["pending_dog"] = self.pending_dog
+        obs["drawn"] = self.drawn
+        obs["draws_left"] = self.draws_left
+        obs["events"] = self.log.since(seat)
+        return obs
+
+    def _new_view(self) -> dict[str, Any]:
+        """The observation's keys in order, with the table's lists copied."""
         return {
-            "seat": seat,
-            "to_move": None if self.phase is _OVER else self.current,
-            "phase": str(self.phase),
-            "round": self.round,
+            "seat": 0,
+            "to_move": None,
+            "phase": "",
+            "round": 0,
             "target": self.target,
-            "end_triggered": self.end_triggered,
-            "main_action": self.main_action,
-            "players": players,
+            "end_triggered": False,
+            "main_action": "",
+            "players": [],
             "cushions": [c[:] for c in self.cushions],
             "protected": self.protected[:],
             "yard": self.yard[:],
-            "cat_stack_count": len(stack),
-            "cat_stack_top_points": CAT_POINTS[stack[-1]] if stack else None,
+            "cat_stack_count": 0,
+            "cat_stack_top_points": None,
             "cat_discard": self.cat_discard[:],
-            "deck_count": len(self.deck),
+            "deck_count": 0,
             "discard": self.discard[:],
             "revealed": self.revealed[:],
-            "pending_dog": self.pending_dog,
-            "drawn": self.drawn,
-            "draws_left": self.draws_left,
-            "swapped_with": sorted(self.swapped_with) if self.swapped_with else [],
-            "events": self.log.since(seat),
+            "pending_dog": 0,
+            "drawn": 0,
+            "draws_left": 0,
+            "swapped_with": sorted(self.swapped_with),
+            "events": [],
         }
 
     def _view_players(self) -> list[list[Any]]:
@@ -919,30 +984,32 @@ def paying_combos(cost: tuple[int, ...], masks: tuple[int, ...]) -> tuple[tuple[
     )
 
 
-_LURE_CACHE: dict[tuple[int, bytes], tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = {}
-_LURE_CACHE_SIZE: Final = 1 << 16  # entries; cleared when full (a few thousand in practice)
+_LURES: dict[bytes, list[tuple[Action, ...] | None]] = {}
+_LURE_CACHE_SIZE: Final = 1 << 16  # keys; cleared when full
 
 
-def _lure_combos(
-    cost: tuple[int, ...], payers: bytes
-) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """The paying sets for ``cost`` among coded payers (field payers, then wild tiles):
-    each as (indices of its field payers, indices of its wild tiles among the wilds), in
-    ``combinations`` order over the payers."""
-    combos = paying_combos(cost, tuple(payers.translate(_STRIP_TABLE)))
-    if not combos:
-        return ()
-    n_fields = sum(1 for x in payers if x & FIELD_BIT)
+def _slot_lures(slot: int, key: bytes) -> tuple[Action, ...]:
+    """The lure actions of one yard slot. ``key`` (of ``_LURES``): the cost's index, per
+    field the symbols of its card that the cost asks for, then the ids of the unused wild
+    tiles that show one. The paying sets come in ``combinations`` order over the payers
+    that show a wanted symbol (fields ascending, then wild tiles by id): payers showing
+    none never pay, so dropping them keeps the order (the indices are relabelled
+    monotonically)."""
+    cost = _COSTS[key[0]]
+    bits = sum({1 << k for k in cost})
+    at = [f for f in range(FIELDS) if key[1 + f]]
+    wild = list(key[1 + FIELDS :])
+    masks = (*(key[1 + f] for f in at), *(CAT_WILD[w] & bits for w in wild))
+    n_fields = len(at)
     return tuple(
-        (
-            tuple(i for i in combo if i < n_fields),
-            tuple(i - n_fields for i in combo if i >= n_fields),
-        )
-        for combo in combos
+        {
+            "type": "lure",
+            "slot": slot,
+            "fields": [at[i] for i in combo if i < n_fields],
+            "wilds": [wild[i - n_fields] for i in combo if i >= n_fields],
+        }
+        for combo in paying_combos(cost, masks)
     )
-
-
-_STRIP_TABLE: Final = bytes(x & ~(FIELD_BIT | WILD_BIT) for x in range(256))
 
 
 def _card_text(card: int) -> str:

@@ -45,6 +45,14 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# The phases as plain module names: ``Phase.X`` is a slow attribute lookup on an enum.
+_ROLL = Phase.ROLL
+_RESOLVE = Phase.RESOLVE
+_ASSIGN = Phase.ASSIGN
+_CLAIM = Phase.CLAIM
+_OVER = Phase.OVER
+
+
 class End(StrEnum):
     TARGET = "target"
     NO_DOGS = "no_dogs"
@@ -109,6 +117,34 @@ ASSIGN: tuple[tuple[Action, ...], ...] = tuple(
     tuple({"type": "assign", "item": kind, "board": b} for b in range(BOARDS)) for kind in KINDS
 )
 CLAIM: tuple[Action, ...] = tuple({"type": "claim", "board": b} for b in range(BOARDS))
+# [kinds in hand, as a bit mask][boards with a dog, as a bit mask] -> the ASSIGN legal list
+ASSIGN_LEGAL: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(
+        (
+            *(
+                ASSIGN[k][b]
+                for k in range(NK)
+                if held >> k & 1
+                for b in range(BOARDS)
+                if live >> b & 1
+            ),
+            DONE,
+        )
+        for live in range(1 << BOARDS)
+    )
+    for held in range(1 << NK)
+)
+SYMBOL_NAMES: tuple[str, ...] = (*KINDS, "any")  # pending symbol -> its name
+
+
+# [kind][board][victim] -> the steal action (4 seats at most)
+STEAL: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(
+        tuple({"type": "steal", "item": KINDS[k], "board": b, "from": q} for q in range(4))
+        for b in range(BOARDS)
+    )
+    for k in range(NK)
+)
 
 
 def steal_action(kind: int, board: int, victim: int) -> Action:
@@ -133,6 +169,7 @@ class GoodBoyState(GameState):
         "round",
         "end_triggered",
         "end",
+        "_view",
     )
     COPIED = ("pool", "boards", "deck", "cat_side", "pending", "log")
     COPIED_ITEMS = ("hands", "claimed")
@@ -158,6 +195,9 @@ class GoodBoyState(GameState):
     end_triggered: bool
     end: End | None
     log: EventLog  # events as dicts; a seat's view starts with its own last action
+    # The last observation's table parts (every key but "seat" and "events"), refreshed by
+    # comparison at each observation (see ``observation``); shared by clones.
+    _view: dict[str, Any] | None
 
     def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
         super().__init__(seed, "good-boy")
@@ -177,11 +217,12 @@ class GoodBoyState(GameState):
         self.rolls = 0
         self.last_roll = None
         self.pending = []
-        self.phase = Phase.ROLL
+        self.phase = _ROLL
         self.round = 1
         self.end_triggered = False
         self.end = None
         self.log = EventLog(players)
+        self._view = None
 
     # -- chance ---------------------------------------------------------------------------
     def _deal(self) -> None:
@@ -195,21 +236,25 @@ class GoodBoyState(GameState):
 
     # -- GameState ------------------------------------------------------------------------
     def to_move(self) -> int | None:
-        return None if self.phase is Phase.OVER else self.current
+        return None if self.phase is _OVER else self.current
 
     def _legal(self) -> list[Action]:
         phase = self.phase
-        if phase is Phase.ROLL:
+        if phase is _ROLL:
             return [ROLL, STOP] if self.rolls else [ROLL]
-        if phase is Phase.RESOLVE:
+        if phase is _RESOLVE:
             return self._choice_actions(self.pending[0])
-        if phase is Phase.ASSIGN:
-            hand = self.hands[self.current]
-            live = [b for b in range(BOARDS) if self.boards[b] is not None]
-            legal = [ASSIGN[k][b] for k in range(NK) if hand[k] for b in live]
-            legal.append(DONE)
-            return legal
-        if phase is Phase.CLAIM:
+        if phase is _ASSIGN:
+            held = 0
+            for k, count in enumerate(self.hands[self.current]):
+                if count:
+                    held |= 1 << k
+            live = 0
+            for b, dog in enumerate(self.boards):
+                if dog is not None:
+                    live |= 1 << b
+            return list(ASSIGN_LEGAL[held][live])
+        if phase is _CLAIM:
             return [CLAIM[b] for b in self.satisfied(self.current)]
         return []
 
@@ -221,7 +266,7 @@ class GoodBoyState(GameState):
             self._do_roll(seat)
         elif kind == "stop":
             self._log(seat, action)
-            self.phase = Phase.ASSIGN
+            self.phase = _ASSIGN
         elif kind in ("take", "steal"):
             self._do_choice(seat, action)
         elif kind == "assign":
@@ -232,7 +277,7 @@ class GoodBoyState(GameState):
         elif kind == "done":
             self._log(seat, action)
             if self.satisfied(seat):
-                self.phase = Phase.CLAIM
+                self.phase = _CLAIM
             else:
                 self._end_turn(seat)
         else:  # claim
@@ -279,12 +324,12 @@ class GoodBoyState(GameState):
                 self.hands[seat][symbol] += 1
                 self._log(seat, {"type": "gain", "item": KINDS[symbol]})
             elif self._choice_actions(symbol):
-                self.phase = Phase.RESOLVE
+                self.phase = _RESOLVE
                 return
             else:
                 self._log(seat, {"type": "miss", "item": _symbol_name(symbol)})
             pending.pop(0)
-        self.phase = Phase.ROLL
+        self.phase = _ROLL
 
     def _do_choice(self, seat: int, action: Action) -> None:
         k = KIND_INDEX[action["item"]]
@@ -327,11 +372,11 @@ class GoodBoyState(GameState):
             else:
                 self.round += 1
         if self.end is not None:
-            self.phase = Phase.OVER
+            self.phase = _OVER
             self.log.append({"type": "game_over", "end": str(self.end)})
             return
         self.current = (seat + 1) % self.n
-        self.phase = Phase.ROLL
+        self.phase = _ROLL
 
     # -- queries --------------------------------------------------------------------------
     def score(self, seat: int) -> int:
@@ -355,13 +400,14 @@ class GoodBoyState(GameState):
         else:
             kinds = (symbol,)
         seat = self.current
+        corners = self.corners
         return [
-            steal_action(k, b, q)
+            STEAL[k][b][q]
             for k in kinds
             for q in range(self.n)
             if q != seat
             for b in range(BOARDS)
-            if self.corners[b][q][k]
+            if corners[b][q][k]
         ]
 
     # -- events ---------------------------------------------------------------------------
@@ -371,30 +417,72 @@ class GoodBoyState(GameState):
     # -- observation, result --------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
         """Everything public (all of the table but the deck order), plus the events since
-        ``seat`` last acted (its own last action included)."""
+        ``seat`` last acted (its own last action included).
+
+        The lists are shared with other observations: do not mutate the result.
+        """
+        view = self._view
+        if view is None:
+            view = self._view = self._new_view()
+        else:
+            # The table's lists, copied only when they changed since the last observation
+            # (whose copies stay as they were: they may be in observations handed out).
+            if view["pool"] != self.pool:
+                view["pool"] = self.pool[:]
+            if view["hands"] != self.hands:
+                view["hands"] = [hand[:] for hand in self.hands]
+            if view["corners"] != self.corners:
+                view["corners"] = [[corner[:] for corner in board] for board in self.corners]
+            if view["boards"] != self.boards:
+                view["boards"] = self.boards[:]
+            claimed = self.claimed
+            if view["claimed"] != claimed:
+                view["claimed"] = [dogs[:] for dogs in claimed]
+                view["scores"] = [sum(map(DOG_POINTS.__getitem__, dogs)) for dogs in claimed]
+        obs = view.copy()
+        obs["seat"] = seat
+        obs["to_move"] = None if self.phase is _OVER else self.current
+        obs["phase"] = self.phase._value_
+        obs["current"] = self.current
+        obs["round"] = self.round
+        obs["end_triggered"] = self.end_triggered
+        obs["deck_size"] = len(self.deck)
+        if not self.hard:
+            obs["sides"] = ["cat" if c else "dog" for c in self.cat_side]
+        obs["rolls_this_turn"] = self.rolls
         roll = self.last_roll
+        if roll is not None:
+            obs["last_roll"] = list(roll)
+        pending = self.pending
+        if pending:
+            obs["pending"] = [SYMBOL_NAMES[s] for s in pending]
+        obs["events"] = self.log.since(seat)
+        return obs
+
+    def _new_view(self) -> dict[str, Any]:
+        """The observation's keys in order, with the table's lists copied."""
         claimed = self.claimed
         return {
-            "seat": seat,
-            "to_move": None if self.phase is Phase.OVER else self.current,
-            "phase": str(self.phase),
-            "current": self.current,
-            "round": self.round,
-            "end_triggered": self.end_triggered,
+            "seat": 0,
+            "to_move": None,
+            "phase": "",
+            "current": 0,
+            "round": 0,
+            "end_triggered": False,
             "variant": "hard" if self.hard else "standard",
             "target_points": self.target,
             "pool": self.pool[:],
             "hands": [hand[:] for hand in self.hands],
             "corners": [[corner[:] for corner in board] for board in self.corners],
             "boards": self.boards[:],
-            "deck_size": len(self.deck),
+            "deck_size": 0,
             "claimed": [dogs[:] for dogs in claimed],
             "scores": [sum(map(DOG_POINTS.__getitem__, dogs)) for dogs in claimed],
-            "sides": None if self.hard else ["cat" if c else "dog" for c in self.cat_side],
-            "rolls_this_turn": self.rolls,
-            "last_roll": None if roll is None else list(roll),
-            "pending": [_symbol_name(s) for s in self.pending],
-            "events": self.log.since(seat),
+            "sides": None,
+            "rolls_this_turn": 0,
+            "last_roll": None,
+            "pending": [],
+            "events": [],
         }
 
     def result(self) -> Result:

@@ -106,6 +106,7 @@ _END_BONUS = {
 
 #: uid -> (kind index: 0 critter, 1 construction; printed cost), for the buy legality check.
 _KIND_COST = {uid: (int(card.kind == CONSTRUCTION), card.cost) for uid, card in CARD_OF.items()}
+assert all(max(cost) <= 3 for _, cost in _KIND_COST.values())  # the buy test clamps at 3
 #: uid -> (kind index, resource index) of a blue discount card.
 _DISCOUNT = {
     uid: (int(card.ability.kind == CONSTRUCTION), card.ability.resource)
@@ -115,12 +116,29 @@ _DISCOUNT = {
 
 Pending = tuple[Any, ...]  # (kind, seat, *args)
 
+#: (berry, twig, resin held, at most 3 each[, discounts: critter berry, twig, resin,
+#: construction berry, twig, resin]) -> the uids those resources pay for (``_affordable``).
+_AFFORD: dict[tuple[int, ...], frozenset[str]] = {}
+
+
+def _affordable(key: tuple[int, ...]) -> frozenset[str]:
+    """The cards a player can buy with resources ``key[:3]`` (none negative) and the
+    discounts ``key[3:]`` (none if absent): res >= max(0, cost - discount) per resource,
+    i.e. ``can_pay(res, effective_cost(card, discounts(cards)))``."""
+    b, t, r = key[:3]
+    disc = key[3:] or (0,) * 6
+    return frozenset(
+        uid
+        for uid, (k, (cb, ct, cr)) in _KIND_COST.items()
+        if b >= cb - disc[3 * k] and t >= ct - disc[3 * k + 1] and r >= cr - disc[3 * k + 2]
+    )
+
 
 # -- players ----------------------------------------------------------------------------------
 class Player:
     """One participant's public holdings (bots and automa alike)."""
 
-    __slots__ = ("cards", "friends", "parades", "red_used", "res", "tokens", "view")
+    __slots__ = ("cards", "friends", "paraded", "parades", "red_used", "res", "tokens", "view")
 
     def __init__(self) -> None:
         self.res = [0, 0, 0]  # berry, twig, resin
@@ -132,6 +150,9 @@ class Player:
         # The observation's view of this participant (see ``view_json``), None = stale.
         # The rules clear it at every change; clear it yourself after editing by hand.
         self.view: dict[str, Any] | None = None
+        # (cards, len(cards)) at the last parade check: cards only grow, parades and parade
+        # stacks only shrink, so the same cards cannot qualify for anything new.
+        self.paraded: tuple[list[str], int] | None = None
 
     def copy(self) -> Player:
         other = Player.__new__(Player)
@@ -142,6 +163,7 @@ class Player:
         other.red_used = self.red_used[:]
         other.friends = self.friends
         other.view = self.view  # never mutated once built: safe to share
+        other.paraded = None
         return other
 
     def to_json(self, seat: int, automa: str | None) -> dict[str, Any]:
@@ -184,6 +206,7 @@ class LittleEverdellState(GameState):
         "over",
         "_top_view",
         "_stacks_view",
+        "_view",
     )
     COPIED = ("deck", "meadow", "princess_slots", "dice", "dice_occ", "stack", "log")
     COPIED_ITEMS = ("players", "stacks", "top")
@@ -223,6 +246,9 @@ class LittleEverdellState(GameState):
         # Observation pieces built once per change (None = stale), shared, never mutated.
         self._top_view: dict[str, list[int]] | None = None
         self._stacks_view: dict[str, list[int]] | None = None
+        # The last observation's table parts (every key but "seat" and "events"),
+        # refreshed by comparison at each observation; shared by clones.
+        self._view: dict[str, Any] | None = None
         self._deal_handicaps(start_bonus, start_captain, start_fort, automa_captain_fort)
         self.round = 1
         self.first = bots if (self.solo and automa_first) else 0  # the solo automa is seat 1
@@ -281,22 +307,23 @@ class LittleEverdellState(GameState):
             ]
             return legal
         if kind == "buy":
-            # Same test as can_pay(res, effective_cost(card, discounts(cards))), inlined:
-            # res >= max(0, cost - discount) per resource.
             b, t, r = player.res
             legal = []
             if b >= 0 and t >= 0 and r >= 0:
-                disc = ([0, 0, 0], [0, 0, 0])
-                for uid in player.cards:
-                    if uid in _DISCOUNT:
-                        k, resource = _DISCOUNT[uid]
-                        disc[k][resource] += 1
-                for slot, offer in enumerate(self.meadow):
-                    if offer is not None:
-                        k, (cb, ct, cr) = _KIND_COST[offer]
-                        d = disc[k]
-                        if b >= cb - d[0] and t >= ct - d[1] and r >= cr - d[2]:
-                            legal.append(BUY_ACTIONS[slot])
+                # No cost asks for more than 3 of a resource: more pays the same cards.
+                key: tuple[int, ...] = (b if b < 3 else 3, t if t < 3 else 3, r if r < 3 else 3)
+                cards = player.cards
+                if not _DISCOUNT.keys().isdisjoint(cards):
+                    disc = [0] * 6  # per card kind, per resource
+                    for uid in cards:
+                        if uid in _DISCOUNT:
+                            k, resource = _DISCOUNT[uid]
+                            disc[3 * k + resource] += 1
+                    key += tuple(disc)
+                afford = _AFFORD.get(key)
+                if afford is None:
+                    afford = _AFFORD[key] = _affordable(key)
+                legal = [BUY_ACTIONS[slot] for slot, uid in enumerate(self.meadow) if uid in afford]
             legal.append(PASS_ACTION)
             return legal
         if kind == "choose":
@@ -437,7 +464,12 @@ class LittleEverdellState(GameState):
     def _parade_check(self, seat: int) -> None:
         """Spec 5.3: take the top token of every parade now qualified for (fixed order)."""
         player = self.players[seat]
-        for pid, ok in zip(PARADES, parade_qualifies(player.cards), strict=True):
+        cards = player.cards
+        paraded = player.paraded
+        if paraded is not None and paraded[0] is cards and paraded[1] == len(cards):
+            return
+        player.paraded = (cards, len(cards))
+        for pid, ok in zip(PARADES, parade_qualifies(cards), strict=True):
             stack = self.stacks[pid]
             if ok and stack and pid not in player.parades:
                 value = stack.pop(0)
@@ -533,49 +565,79 @@ class LittleEverdellState(GameState):
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know: everything but the deck order (spec section 7).
 
-        The ``players`` entries, ``top_spaces`` and ``parade_stacks`` are built once per
-        change and shared with later observations: do not mutate the result.
+        Its parts are shared with other observations (the ``players`` entries,
+        ``top_spaces`` and ``parade_stacks`` are built once per change, the other lists
+        once per change seen by an observation): do not mutate the result.
         """
-        automa_seat = self.automa_seat
         top_view = self._top_view
         if top_view is None:
             top_view = self._top_view = {space: occ[:] for space, occ in self.top.items()}
         stacks_view = self._stacks_view
         if stacks_view is None:
             stacks_view = self._stacks_view = {pid: st[:] for pid, st in self.stacks.items()}
+        automa_seat = self.automa_seat
         players = [
             player.view or player.view_json(self.automa if i == automa_seat else None)
             for i, player in enumerate(self.players)
         ]
-        pending: dict[str, Any] | None = None
-        top: Pending = ()
+        view = self._view
+        if view is None:
+            view = self._view = self._new_view()
+        else:
+            # The table's lists, copied only when they changed since the last observation
+            # (whose copies stay as they were: they may be in observations handed out).
+            if view["dice"] != self.dice:
+                view["dice"] = self.dice[:]
+            if view["dice_occupied"] != self.dice_occ:
+                view["dice_occupied"] = self.dice_occ[:]
+            if view["meadow"] != self.meadow:
+                view["meadow"] = self.meadow[:]
+        obs = view.copy()
+        obs["seat"] = seat
+        stack = self.stack
         if not self.over:
-            top = self.stack[-1]
+            top = stack[-1]
+            obs["to_move"] = top[1]
             pending = {"kind": PENDING_NAMES[top[0]], "seat": top[1]}
             if top[0] == "garden":
                 pending["picks_left"] = top[2]
                 pending["picked"] = list(top[3])
+            obs["pending"] = pending
+        obs["round"] = self.round
+        obs["turn"] = self.turn
+        obs["first_player"] = self.first
+        obs["top_spaces"] = top_view
+        if self.princess_slots:
+            obs["princess_slots"] = [s + 1 for s in sorted(self.princess_slots)]
+        obs["deck_count"] = len(self.deck)
+        obs["parade_stacks"] = stacks_view
+        obs["players"] = players
+        if len(stack) > 1:
+            obs["queue"] = [_pending_json(item) for item in stack[:-1]]
+        obs["events"] = self.log.since(seat)
+        return obs
+
+    def _new_view(self) -> dict[str, Any]:
+        """The observation's keys in order, with the table's lists copied."""
         return {
-            "seat": seat,
-            "to_move": None if self.over else top[1],
-            "round": self.round,
-            "turn": self.turn,
+            "seat": 0,
+            "to_move": None,
+            "round": 0,
+            "turn": 0,
             "turns_per_round": TURNS_PER_ROUND * self.n,
-            "first_player": self.first,
+            "first_player": 0,
             "automa_seat": self.automa_seat,
-            "pending": pending,
+            "pending": None,
             "dice": self.dice[:],
             "dice_occupied": self.dice_occ[:],
-            "top_spaces": top_view,
+            "top_spaces": {},
             "meadow": self.meadow[:],
-            "princess_slots": [s + 1 for s in sorted(self.princess_slots)]
-            if self.princess_slots
-            else [],
-            "deck_count": len(self.deck),
-            "parade_stacks": stacks_view,
-            "players": players,
-            "queue": [_pending_json(item) for item in self.stack[:-1]],
-            "events": self.log.since(seat),
+            "princess_slots": [],
+            "deck_count": 0,
+            "parade_stacks": {},
+            "players": [],
+            "queue": [],
+            "events": [],
         }
 
     def result(self) -> Result:
