@@ -8,6 +8,7 @@ import os
 import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import compress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -17,7 +18,8 @@ from arena.errors import ConfigError, UserError
 
 if TYPE_CHECKING:
     from arena.game.referee import Step
-    from arena.record import GameRecord
+    from arena.record import GameRecord, GameRow
+    from arena.stats.ratings import Standings
     from engines.base import Engine
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -219,9 +221,9 @@ def run(
     click.echo(
         f"{outcome.played} games played, {outcome.skipped} already stored, in {folder}", err=True
     )
-    _print_standings(folder, "table", write=True)
+    table = _print_standings(folder, "table", write=True)
     if not no_report:
-        click.echo(f"report: {_write_report(folder, None, REPORT_GAMES)}", err=True)
+        click.echo(f"report: {_write_report(folder, None, REPORT_GAMES, table)}", err=True)
     if outcome.disqualified:
         sys.exit(DISQUALIFIED_EXIT)
 
@@ -310,25 +312,31 @@ def _parse_anchor(text: str) -> tuple[str, float]:
     return text, BASE_RATING
 
 
-def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: Any) -> None:
+def _print_standings(
+    folder: Path, fmt: str, *, write: bool = False, **kwargs: Any
+) -> Standings | None:
+    """Print the standings of ``folder``; return them when they are the standings of every
+    stored game (no game outside the league), which the report then shows as they are."""
     from arena.league import store
     from arena.league.schedule import Shape
     from arena.show import tables as report
-    from arena.stats.ratings import compute_standings
+    from arena.stats.ratings import standings_of_rows
 
     league = store.read_league(folder)  # a clear error for a folder that is not a league's
     shape = Shape.of(league)
     outside = 0
 
-    def scheduled(records: Iterable[GameRecord]) -> Iterator[GameRecord]:
+    def scheduled(batches: Iterable[list[GameRow]]) -> Iterator[list[GameRow]]:
         nonlocal outside
-        for record in records:
-            if shape is None or shape.holds(record):
-                yield record
-            else:
-                outside += 1
+        for rows in batches:
+            if shape is not None:
+                keys = ("seating", "block", "rotation", "seed")
+                held = [shape.holds_row(*map(row.__getitem__, keys)) for row in rows]
+                outside += held.count(False)
+                rows = list(compress(rows, held))
+            yield rows
 
-    table = compute_standings(scheduled(store.iter_games(folder, warn=_say)), **kwargs)
+    table = standings_of_rows(scheduled(store.iter_game_rows(folder, warn=_say)), **kwargs)
     if outside:
         note = (
             f"{outside} stored games are not part of the league in {store.LEAGUE} "
@@ -338,6 +346,7 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
     if write:
         store.write_standings_file(folder, table.to_dict())
     click.echo(report.render(table, fmt))
+    return None if outside else table
 
 
 @main.command()
@@ -596,14 +605,18 @@ def report(folder: str, output: str | None, games: int) -> None:
     click.echo(str(_write_report(Path(folder), Path(output) if output else None, games)))
 
 
-def _write_report(folder: Path, output: Path | None, games: int) -> Path:
+def _write_report(
+    folder: Path, output: Path | None, games: int, standings: Standings | None = None
+) -> Path:
+    """Write the report; ``standings``: those of every stored game, if already computed."""
     from arena.league import store
     from arena.show.html.report import build_report
     from arena.stats.ratings import compute_standings
 
     league = store.read_league(folder)
     records = store.read_games(folder, warn=_say)
-    standings = compute_standings(records)
+    if standings is None:
+        standings = compute_standings(records)
     fingerprints = store.read_fingerprints(folder)
     page = build_report(folder, league, records, standings, games=games, fingerprints=fingerprints)
     path = output or folder / "report.html"

@@ -8,7 +8,8 @@
 For every engine and player count, games with seeds 1, 2, ... are played with seeded random
 choices, doing per decision exactly what the referee does: ``legal_actions()``,
 ``observation(seat)``, encoding the ``act`` line (``arena.protocol.encode``, observation and
-legal list), and the checked ``apply(legal[i])``. Each part is timed on its own.
+legal list), and ``apply_index(i)`` (the referee's door since round two: the index the bot
+chose, checked against the length of the legal list). Each part is timed on its own.
 
 The baseline, measured in the same run right after each engine/seat count (the fastest of
 three short runs): one raw trio pipe round trip with ``benchmarks/trivial_bot.py`` carrying
@@ -89,7 +90,7 @@ def play(engine: Engine, players: int, seed: int, tally: Tally, keep: bool = Fal
         t2 = clock()
         line = protocol.encode(protocol.act(game, step, observation, legal, 1000, 10_000))
         t3 = clock()
-        state.apply(legal[rng.randrange(len(legal))])
+        state.apply_index(rng.randrange(len(legal)))
         t4 = clock()
         tally.legal += t1 - t0
         tally.observe += t2 - t1
@@ -240,7 +241,7 @@ def main() -> None:
     _bench.print_table(rows, "Engines: µs per decision (target: cost/RT < 0.5)")
     print(
         "\nµs/dec = legal + obs + encode + apply (each µs per decision): legal_actions(), "
-        "observation(seat), protocol.encode of the act line, checked apply(legal[i]);"
+        "observation(seat), protocol.encode of the act line, apply_index(i);"
         "\npipe RT µs: one raw trio round trip with the trivial bot, act line of the mean size,"
         " fastest of 3 short runs right after each row;\ngames/s includes new_game and result."
     )

@@ -12,7 +12,11 @@ piece measured in its own process or call in the same run:
   bar's first line and ``games.jsonl`` (the games' own ``wall_ms``, spread over ``--jobs``);
 - **standings**: ``arena standings`` on the finished folder (1000 bootstrap resamples), in its
   own process, minus the imports;
-- **the rest**: bot pool start and shutdown, the store, everything not above.
+- **report**: ``arena report`` on the finished folder in its own process, minus the imports
+  and the standings (``arena run`` hands its standings to the report): matplotlib's import,
+  the plots and the game viewers;
+- **the rest**: bot start-up (each bot under its keeper and the sandbox), pool shutdown, the
+  store, everything not above.
 
 The figure that matters is **playing / total**: a 27-game demo should spend most of its time
 playing. Each cell is the fastest of ``--trials`` (other processes only ever slow a trial).
@@ -52,9 +56,9 @@ def main() -> None:
             cells.setdefault(key, []).append(value)
     best = {key: min(values) for key, values in cells.items()}
     total = best["total"]
-    rest = total - best["imports"] - best["config"] - best["playing"] - best["standings"]
-    parts = {**{key: best[key] for key in ("imports", "config", "playing", "standings")}}
-    parts["rest"] = rest
+    named = ("imports", "config", "playing", "standings", "report")
+    parts = {key: best[key] for key in named}
+    parts["rest"] = total - sum(parts.values())
     rows: list[dict[str, object]] = [
         {"part": part, "seconds": seconds, "share of total": f"{100 * seconds / total:.0f} %"}
         for part, seconds in parts.items()
@@ -91,6 +95,16 @@ def _trial(config_path: Path, jobs: int) -> dict[str, float]:
             capture_output=True,
         )
         out["standings"] = max(0.0, time.perf_counter() - started - out["imports"])
+        started = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "arena", "report", str(folder), "-o", str(Path(tmp) / "r.html")],
+            check=True,
+            env=env,
+            cwd=_ROOT,
+            capture_output=True,
+        )
+        spent = time.perf_counter() - started
+        out["report"] = max(0.0, spent - out["imports"] - out["standings"])
     return out
 
 

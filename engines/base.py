@@ -20,7 +20,7 @@ Nothing here imports the referee; the referee never imports a game's rules.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
@@ -35,6 +35,7 @@ __all__ = [
     "EventLog",
     "GameState",
     "IllegalAction",
+    "JsonList",
     "OptionError",
     "OptionSpec",
     "Result",
@@ -176,10 +177,11 @@ class EventLog(list[Any]):
         """``seat``'s next observation starts with the next event logged."""
         marks = self.marks
         marks[seat] = self.base + len(self)
-        seen = min(marks) - self.base
-        if seen >= self.trim_at > 0:
-            del self[:seen]
-            self.base += seen
+        if len(self) >= self.trim_at > 0:  # else fewer than trim_at events can have been seen
+            seen = min(marks) - self.base
+            if seen >= self.trim_at:
+                del self[:seen]
+                self.base += seen
 
     def since(self, seat: int) -> list[Any]:
         """The events logged since ``seat``'s mark (a new list; do not change the events)."""
@@ -192,6 +194,60 @@ class EventLog(list[Any]):
         twin.marks = self.marks[:]
         twin.trim_at = self.trim_at
         return twin
+
+
+class JsonList(list[Any]):
+    """A list that keeps its own compact JSON text, for an observation part that grows by
+    appending (a layout).
+
+    The state adds each item with its text (:meth:`add`) and puts copies into observations;
+    the referee's encoder (``arena.protocol.encode``) writes the kept :attr:`json_text`
+    instead of walking the items again. Everything else sees a plain list. The text must be
+    exactly what orjson writes for the items (compact, no spaces: ``[0,-1,"B2"]``); any other
+    change of the list forgets it (``json_text = None``: encoded item by item).
+    """
+
+    __slots__ = ("json_text",)
+
+    def __init__(self, items: Iterable[Any] = (), json_text: str | None = None) -> None:
+        super().__init__(items)
+        self.json_text = "[]" if json_text is None and not self else json_text
+
+    def add(self, item: Any, text: str) -> None:
+        """Append ``item``, whose compact JSON is ``text``."""
+        list.append(self, item)
+        old = self.json_text
+        if old is not None:
+            self.json_text = f"{old[:-1]},{text}]" if len(self) > 1 else f"[{text}]"
+
+    def copy(self) -> JsonList:
+        twin = _new_list(JsonList)  # without __init__: this runs on every observation
+        _extend(twin, self)
+        twin.json_text = self.json_text
+        return twin
+
+
+_new_list = list.__new__
+_extend = list.extend
+
+
+def _forgetting(name: str) -> Callable[..., Any]:
+    """``list.<name>`` that first drops a :class:`JsonList`'s text."""
+    change = getattr(list, name)
+
+    def forget(self: JsonList, *args: Any, **kwargs: Any) -> Any:
+        self.json_text = None
+        return change(self, *args, **kwargs)
+
+    forget.__name__ = forget.__qualname__ = name
+    return forget
+
+
+for _name in (
+    "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
+    "__setitem__", "__delitem__", "__iadd__", "__imul__",
+):  # fmt: skip
+    setattr(JsonList, _name, _forgetting(_name))
 
 
 @runtime_checkable
@@ -407,37 +463,38 @@ class GameState:
         return count
 
     def legal_actions(self) -> list[Action]:
-        """The legal list (cached until the next action; treat it as read-only)."""
-        if self.to_move() is None:
-            return []
-        if self._legal_cache is None:
-            self._legal_cache = self._legal()
-        return self._legal_cache
+        """The legal list (cached until the next action; treat it as read-only).
+
+        A cached list is never one of a finished game: the cache is dropped by every
+        action and only filled while someone is to move."""
+        legal = self._legal_cache
+        if legal is None:
+            if self.to_move() is None:
+                return []
+            legal = self._legal_cache = self._legal()
+        return legal
 
     def apply(self, action: Action) -> None:
         """Apply ``action`` if it is in the legal list; else raise :class:`IllegalAction`."""
-        seat = self.to_move()
-        if seat is None:
-            raise IllegalAction(None, action, "the game is over")
-        legal = self.legal_actions()
+        legal = self._legal_cache or self.legal_actions()
         try:
             index = legal.index(action)
         except ValueError:
-            raise IllegalAction(seat, action) from None
-        self._commit(index, legal[index])
+            seat = self.to_move()
+            reason = "not a legal action" if seat is not None else "the game is over"
+            raise IllegalAction(seat, action, reason) from None
+        self._legal_cache = None
+        self._moves = (index, self._moves)
+        self._play(legal[index])
 
     def apply_index(self, index: int) -> None:
         """Apply the action at ``index`` of the legal list."""
-        seat = self.to_move()
-        legal = self.legal_actions()
-        if seat is None or not 0 <= index < len(legal):
-            raise IllegalAction(seat, index, "action index out of range")
-        self._commit(index, legal[index])
-
-    def _commit(self, index: int, action: Action) -> None:
+        legal = self._legal_cache or self.legal_actions()
+        if not 0 <= index < len(legal):
+            raise IllegalAction(self.to_move(), index, "action index out of range")
         self._legal_cache = None
         self._moves = (index, self._moves)
-        self._play(action)
+        self._play(legal[index])
 
     # -- copies ---------------------------------------------------------------------------
     def clone(self) -> Self:

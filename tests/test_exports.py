@@ -55,6 +55,7 @@ def test_engine_contract_exports() -> None:
         "EventLog",
         "GameState",
         "IllegalAction",
+        "JsonList",
         "OptionError",
         "OptionSpec",
         "Result",

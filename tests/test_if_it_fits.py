@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engines.base import IllegalAction
+from engines.base import IllegalAction, JsonList
 from engines.if_it_fits import IfItFitsEngine
 from engines.if_it_fits.data import CARDS, TOY_KINDS
 from engines.if_it_fits.geometry import Layout, slot_code, slot_xy
@@ -54,7 +54,7 @@ def table(players: int = 2, *, hands: dict[int, list[str]] | None = None) -> IfI
     """
     state = new_game(ENGINE, players, 0, {})
     state.layout = Layout(players)
-    state.slot_card, state.entries, state.entry_at = {}, [], {}
+    state.slot_card, state.entries, state.entry_at = {}, JsonList(), {}
     state._boxes_view = None
     for seat, ids in (hands or {}).items():
         wanted = [INDEX[c] for c in ids]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from itertools import chain
 from typing import Any
@@ -86,6 +87,8 @@ def check_compact_observation(state: IfItFitsState) -> None:
         code = slot_code(x, y)
         assert CARD_IDS[state.slot_card[code]] == card
         assert rotate(MASKS[INDEX[card]], rot) == state.layout.open[code]
+    for part in (layout, obs["boxes"]):  # the kept text is the compact JSON of the items
+        assert part.json_text == json.dumps(part, separators=(",", ":"))
     boxes = {
         frozenset(slot_code(*layout[i][:2]) for i in members): (sides, cats, toys(layout, members))
         for members, sides, cats in obs["boxes"]
@@ -147,6 +150,27 @@ def test_incremental_boxes_equal_flood_fill_in_games() -> None:
             check_cats_and_contents(state)
 
         random_playout(ENGINE, 2 + seed % 4, 1000 + seed, each_step=each_step)
+
+
+def test_clones_and_originals_keep_their_own_boxes() -> None:
+    """Boxes are shared copy-on-write: clones taken along a game, then each played on to its
+    own end, and the original all keep boxes equal to a count from scratch."""
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = new_game(ENGINE, 2 + seed % 4, 2000 + seed)
+        assert isinstance(state, IfItFitsState)
+        twins = []
+        while state.to_move() is not None:
+            if rng.random() < 0.2:
+                twins.append(state.clone())
+            state.apply_index(rng.randrange(len(state.legal_actions())))
+        for twin in twins:
+            while twin.to_move() is not None:
+                twin.apply_index(rng.randrange(len(twin.legal_actions())))
+        for each in (state, *twins):
+            check_boxes_against_flood_fill(each.layout)
+            check_cats_and_contents(each)
+            check_compact_observation(each)
 
 
 def check_cats_and_contents(state: IfItFitsState) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import io
 import json
 import shutil
@@ -16,6 +17,7 @@ from arena import protocol
 from arena.errors import BotIllegal, BotProtocolError
 from arena.sdk import GameInfo, run
 from bots.random import choose
+from engines.base import JsonList
 
 LEGAL: list[dict[str, Any]] = [{"type": "a"}, {"type": "b", "n": 2}]
 
@@ -139,3 +141,41 @@ def test_node_random_bot_speaks_the_protocol(in_repo: Path) -> None:
     assert len(actions) == 20
     assert all(0 <= a["index"] < 10 and a["step"] == i for i, a in enumerate(actions))  # type: ignore[operator]
     assert run_bot(["node", "bots/js/random.mjs"], in_repo) == answers
+
+
+def test_encode_writes_the_text_a_json_list_keeps() -> None:
+    layout = JsonList()
+    layout.add([0, -1, "B2"], '[0,-1,"B2"]')
+    layout.add([1, -1, "ż"], '[1,-1,"ż"]')
+    plain = {"type": "act", "layout": list(layout), "n": 1}
+    assert protocol.encode({**plain, "layout": layout}) == protocol.encode(plain)
+    layout.json_text = '"kept"'  # the kept text is written as it is, not the items
+    assert protocol.encode({"layout": layout}) == b'{"layout":"kept"}\n'
+
+
+def test_json_list_forgets_its_text_on_any_other_change() -> None:
+    layout = JsonList([[0, 0, "A1"]], '[[0,0,"A1"]]')
+    twin = layout.copy()
+    twin.append([1, 0, "A2"])
+    assert twin.json_text is None and layout.json_text == '[[0,0,"A1"]]'
+    assert protocol.encode({"l": twin}) == b'{"l":[[0,0,"A1"],[1,0,"A2"]]}\n'
+    twin.sort()
+    twin[0] = 5
+    assert protocol.encode({"l": twin}) == b'{"l":[5,[1,0,"A2"]]}\n'
+
+
+def test_encode_writes_subclasses_by_their_content() -> None:
+    class Phase(enum.StrEnum):
+        TURN = "turn"
+
+    class Count(enum.IntEnum):
+        ONE = 1
+
+    class Loud(str):
+        def __str__(self) -> str:
+            return "LOUD"
+
+    message = {"phase": Phase.TURN, "name": Loud("quiet"), "n": Count.ONE}
+    assert protocol.encode(message) == b'{"phase":"turn","name":"quiet","n":1}\n'
+    odd: dict[Any, Any] = {"t": "x", 3: 4}
+    assert protocol.encode(odd) == b'{"t":"x","3":4}\n'  # through the fallback

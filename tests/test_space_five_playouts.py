@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -41,6 +42,8 @@ def check_invariants(state: SpaceFiveState) -> None:
             assert len({c // 5 for c in run}) == 1 or len({c % 5 for c in run}) == 1
     assert state.frontier == frontier_of(state.layout)
     assert len(state.layout_json) == len(state.layout)
+    # the kept text of the observation's layout is the compact JSON of its entries
+    assert state.layout_json.json_text == json.dumps(state.layout_json, separators=(",", ":"))
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,8 @@ standings always rate exactly the games of the league the folder now describes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations, pairwise
 from math import comb
 from typing import Any
@@ -133,21 +134,33 @@ class Shape:
             sprt_table=sprt_table,
         )
 
+    _seeds: dict[tuple[int, int], int] = field(default_factory=dict, compare=False, repr=False)
+
     def holds(self, record: GameRecord) -> bool:
         """Is this stored game one of the league's scheduled games?"""
-        size = len(record.seating)
-        if size not in self.players or not 0 <= record.block < self.blocks:
+        return self.holds_row(record.seating, record.block, record.rotation, record.seed)
+
+    def holds_row(self, seating: Sequence[str], block: int, rotation: int, seed: int) -> bool:
+        """:meth:`holds` for a game given by its seating, block, rotation and seed."""
+        size = len(seating)
+        if size not in self.players or not 0 <= block < self.blocks:
             return False
-        if not 0 <= record.rotation < size:
+        if not 0 <= rotation < size:
             return False
-        if record.seed != block_seed(self.seed, size, record.block):
+        if (size, block) not in self._seeds:  # derived once per block, not once per game
+            self._seeds[(size, block)] = block_seed(self.seed, size, block)
+        if seed != self._seeds[(size, block)]:
             return False
-        return self._is_table(table_of(record.seating, record.rotation))
+        return self._is_table(table_of(seating, rotation))
+
+    @cached_property
+    def _order(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.names)}
 
     def _is_table(self, table: tuple[str, ...]) -> bool:
         if self.mode == "sprt":
             return table == self.sprt_table
-        order = {name: i for i, name in enumerate(self.names)}
+        order = self._order
         if self.mode == "gauntlet":
             if not table or table[0] != self.candidate:
                 return False

@@ -26,14 +26,16 @@ import os
 import shutil
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
+from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any
 
+import orjson
 import tomli_w
 
 from arena.errors import RecordError, ResultsError
 from arena.league.fingerprint import changes
-from arena.record import GameRecord
+from arena.record import GameRecord, GameRow, well_formed_rows
 
 GAMES = "games.jsonl"
 LEAGUE = "league.toml"
@@ -67,17 +69,77 @@ def iter_games(folder: Path, warn: Warn | None = None) -> Iterator[GameRecord]:
             warn(f"warning: {path} line {number} skipped: {entry}")
 
 
+def iter_game_rows(folder: Path, warn: Warn | None = None) -> Iterator[list[GameRow]]:
+    """:func:`iter_games` in batches of rows (JSON forms, :data:`~arena.record.GameRow`):
+    the same games in the same order, the same warnings, in a fraction of the time.
+
+    Lines are read a chunk at a time; a chunk whose lines are all well-formed new games
+    (most chunks: :func:`~arena.record.well_formed_rows` checks them column by column) is
+    taken as parsed; any other chunk is read line by line as :func:`iter_games` does.
+    """
+    path = folder / GAMES
+    if not path.exists():
+        return
+    seen: dict[str, int] = {}
+    first = 1  # the number of the chunk's first line
+    with path.open("rb") as handle:
+        while lines := handle.readlines(_CHUNK_BYTES):
+            if not lines[-1].endswith(b"\n"):  # cut off by a kill: not a line yet
+                lines.pop()
+            rows = _parsed(lines)
+            if rows is not None and well_formed_rows(rows):
+                ids = list(map(itemgetter("id"), rows))
+                if len(set(ids)) == len(ids) and seen.keys().isdisjoint(ids):
+                    seen.update(zip(ids, range(first, first + len(ids)), strict=True))
+                    first += len(lines)
+                    yield rows
+                    continue
+            batch: list[GameRow] = []
+            for number, line in enumerate(lines, start=first):
+                entry = _checked(number, _record(line), seen)
+                if isinstance(entry, GameRecord):
+                    batch.append(entry.to_dict())
+                elif warn is not None:
+                    warn(f"warning: {path} line {number} skipped: {entry}")
+            first += len(lines)
+            yield batch
+
+
+_CHUNK_BYTES = 1 << 16
+
+
+def _parsed(lines: list[bytes]) -> list[Any] | None:
+    """Every line parsed, or None if one is not JSON."""
+    try:
+        return list(map(orjson.loads, lines))
+    except ValueError:
+        return None
+
+
+def _record(line: bytes) -> GameRecord | RecordError:
+    try:
+        return GameRecord.from_json(line)
+    except RecordError as problem:
+        return problem
+
+
 def checked_games(path: Path) -> Iterator[tuple[int, GameRecord | str]]:
     """:func:`scan_games`, with a second line of an already-read game as a problem too."""
     seen: dict[str, int] = {}
     for number, entry in scan_games(path):
-        if isinstance(entry, RecordError):
-            yield number, f"not a game record ({entry})"
-        elif entry.id in seen:
-            yield number, f"a second copy of game {entry.id} (line {seen[entry.id]})"
-        else:
-            seen[entry.id] = number
-            yield number, entry
+        yield number, _checked(number, entry, seen)
+
+
+def _checked(
+    number: int, entry: GameRecord | RecordError, seen: dict[str, int]
+) -> GameRecord | str:
+    """The record of line ``number``, or why it is not counted (``seen``: id -> line)."""
+    if isinstance(entry, RecordError):
+        return f"not a game record ({entry})"
+    if entry.id in seen:
+        return f"a second copy of game {entry.id} (line {seen[entry.id]})"
+    seen[entry.id] = number
+    return entry
 
 
 def scan_games(path: Path) -> Iterator[tuple[int, GameRecord | RecordError]]:
@@ -89,10 +151,7 @@ def scan_games(path: Path) -> Iterator[tuple[int, GameRecord | RecordError]]:
         for number, line in enumerate(handle, start=1):
             if not line.endswith(b"\n"):
                 return
-            try:
-                yield number, GameRecord.from_json(line)
-            except RecordError as problem:
-                yield number, problem
+            yield number, _record(line)
 
 
 def read_league(folder: Path) -> dict[str, Any]:

@@ -31,6 +31,18 @@ def sum_by(index: IntArray, weights: FloatArray, size: int) -> FloatArray:
     return np.bincount(index, weights=weights, minlength=size).astype(np.float64, copy=False)
 
 
+def _row_sums(values: FloatArray) -> FloatArray:
+    """``values.sum(axis=1)``, the same numbers, faster for a few columns: numpy adds fewer
+    than 8 columns one after another, which column-wise ``+=`` does without its per-row
+    overhead (several times faster for 2-5 columns)."""
+    if values.shape[1] >= 8 or values.shape[1] == 0:
+        return np.asarray(values.sum(axis=1), dtype=np.float64)
+    total = values[:, 0].copy()
+    for column in range(1, values.shape[1]):
+        total += values[:, column]
+    return total
+
+
 def _logistic(x: FloatArray) -> FloatArray:
     return 0.5 * (1.0 + np.tanh(0.5 * x))
 
@@ -72,6 +84,21 @@ def fit_bt(wins: FloatArray, start: FloatArray | None = None) -> FloatArray:
     return theta - theta.mean(axis=-1, keepdims=True)
 
 
+def _unique_rows(rows: IntArray, base: int) -> tuple[IntArray, IntArray]:
+    """``np.unique(rows, axis=0, return_inverse=True)`` for rows of integers in ``[0, base)``:
+    the same sorted rows and inverse, from one integer key per row (the rows' digits in base
+    ``base``, which sort as the rows do) instead of a sort of whole rows (30x slower)."""
+    width = rows.shape[1]
+    if width == 0 or base**width >= 2**62:
+        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return unique, inverse.reshape(-1)
+    key = np.zeros(len(rows), dtype=np.int64)
+    for column in range(width):
+        key = key * base + rows[:, column]
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return rows[first], inverse.reshape(-1)
+
+
 class PlackettLuce:
     """Plackett–Luce choice stages, aggregated by choice set.
 
@@ -90,8 +117,7 @@ class PlackettLuce:
         width = members.shape[1] if members.size else 2
         members = members.reshape(-1, width)
         self.chosen = members[:, 0].copy()
-        self.sets, stage_set = np.unique(np.sort(members, axis=1), axis=0, return_inverse=True)
-        self.stage_set = stage_set.reshape(-1)
+        self.sets, self.stage_set = _unique_rows(np.sort(members, axis=1), n + 1)
         size = n + 1
         self._flat_members = self.sets.reshape(-1)
         self._pair_index = (self.sets[:, :, None] * size + self.sets[:, None, :]).reshape(-1)
@@ -156,7 +182,7 @@ class PlackettLuce:
         n = self.n
         # strengths scaled so the strongest is 1 (no overflow); the dummy bot has strength 0
         e = np.append(np.exp(theta - theta.max(initial=0.0)), 0.0)[self.sets]
-        p = e / e.sum(axis=1, keepdims=True)
+        p = e / _row_sums(e)[:, None]
         spread = sum_by(self._flat_members, (set_weights[:, None] * p).reshape(-1), n + 1)
         pp = _logistic(theta[:, None] - theta[None, :])
         prior_games = prior_wins + prior_wins.T

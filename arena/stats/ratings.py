@@ -24,14 +24,16 @@ import json
 import math
 from array import array
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from itertools import accumulate, chain, compress
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
 from arena.errors import VERDICTS, ConfigError
-from arena.record import GameRecord
+from arena.record import GameRecord, GameRow
 from arena.stats.bootstrap import percentile_interval, resample_counts, superiority
 from arena.stats.mle import ELO_PER_NAT, FloatArray, IntArray, PlackettLuce, fit_bt, sum_by
 from arena.stats.sprt import Sprt
@@ -202,11 +204,14 @@ class _Contests:
         self._units = array("q")
         self._order = array("q")
 
-    def add(self, bots: Iterable[int], ranks: Iterable[int], unit: int, order: int) -> None:
+    def extend(
+        self, bots: list[int], ranks: list[int], units: list[int], order: Iterable[int]
+    ) -> None:
+        """Contests in game order: ``k`` bots and ranks each, one unit and position each."""
         self._bots.extend(bots)
         self._ranks.extend(ranks)
-        self._units.append(unit)
-        self._order.append(order)
+        self._units.extend(units)
+        self._order.extend(order)
 
     def renumber_units(self, renumber: IntArray) -> None:
         """Replace each unit ``u`` by ``renumber[u]``."""
@@ -251,12 +256,16 @@ def _solo_ranks(entries: list[tuple[int, float, bool]], low: bool) -> list[int]:
     return [1 + sum(other > v for other in values) for v in values]
 
 
-def _parse(records: Iterable[GameRecord]) -> _Parsed:
-    """One pass over the records (a stream is fine): per-bot and per-table sums, and the
-    contests in compact arrays; no record is kept."""
+def _parse(batches: Iterable[Sequence[GameRow]]) -> _Parsed:
+    """One pass over the games, a batch of rows at a time (a stream is fine): per-bot and
+    per-table sums, and the contests in compact arrays; no game is kept.
+
+    The sums are the running sums game after game: each batch's ``np.bincount`` starts from
+    the totals so far and adds the batch's values in row order.
+    """
     index: dict[str, int] = {}
     verdict_counts: list[dict[str, int]] = []
-    played: list[list[float]] = []  # per bot: games, forfeits, decisions, think_ms
+    played = np.zeros((4, 0))  # per bot: games, forfeits, decisions, think_ms
     contests: dict[int, _Contests] = {}
     tables: dict[tuple[str, int], _TableSums] = {}
     units: dict[Hashable, int] = {}
@@ -264,50 +273,91 @@ def _parse(records: Iterable[GameRecord]) -> _Parsed:
     disqualified: set[str] = set()
     games = 0
 
-    def bot_of(name: str) -> int:
-        if name not in index:
-            index[name] = len(index)
-            verdict_counts.append(dict.fromkeys(VERDICTS, 0))
-            played.append([0.0, 0.0, 0.0, 0.0])
-        return index[name]
-
     def unit_of(key: Hashable) -> int:
         return units.setdefault(key, len(units))
 
-    def group(k: int) -> _Contests:
+    for rows in batches:
+        seating = list(map(itemgetter("seating"), rows))
+        names = list(chain.from_iterable(seating))
+        for name in dict.fromkeys(names):  # bots numbered in order of first appearance
+            if name not in index:
+                index[name] = len(index)
+                verdict_counts.append(dict.fromkeys(VERDICTS, 0))
+        bots = list(map(index.__getitem__, names))
+        forfeits = list(_seat_column(rows, "forfeit"))
+        seat_values: tuple[list[float], ...] = (
+            [1.0] * len(bots),
+            [forfeit is not None for forfeit in forfeits],
+            list(_seat_column(rows, "decisions")),
+            list(_seat_column(rows, "think_ms")),
+        )
+        played = np.stack(
+            [
+                _running_sums(total, bots, values, len(index))
+                for total, values in zip(played, seat_values, strict=True)
+            ]
+        )
+        verdicts = list(_seat_column(rows, "verdicts"))
+        for b, seat_verdicts in compress(zip(bots, verdicts, strict=True), verdicts):
+            for verdict, count in seat_verdicts.items():
+                verdict_counts[b][verdict] = verdict_counts[b].get(verdict, 0) + count
+        if "disqualified" in forfeits:
+            disqualified.update(
+                name for name, why in zip(names, forfeits, strict=True) if why == "disqualified"
+            )
+        sizes = list(map(len, seating))
+        starts = list(accumulate(sizes, initial=0))
+        for k, group in _by_size(sizes):
+            chosen = rows if group is None else [rows[i] for i in group]
+            orders = (
+                range(games, games + len(rows)) if group is None else [games + i for i in group]
+            )
+            if k == 1:
+                for order, row in zip(orders, chosen, strict=True):
+                    options = json.dumps(row["options"], sort_keys=True)
+                    key: Hashable = (row["engine"], options, row["seed"])
+                    low = row["detail"].get("score_order") == "low"
+                    entry = (
+                        index[row["seating"][0]],
+                        float(row["scores"][0]),
+                        row["forfeit"][0] is not None,
+                    )
+                    solo.setdefault(key, (order, low, []))[2].append(entry)
+                continue
+            group_bots = (
+                bots
+                if group is None
+                else [b for i in group for b in bots[starts[i] : starts[i + 1]]]
+            )
+            engines = list(map(itemgetter("engine"), chosen))
+            ranks = list(_seat_column(chosen, "ranks"))
+            unit_keys = zip(
+                engines,
+                map(itemgetter("table"), chosen),
+                map(itemgetter("block"), chosen),
+                strict=True,
+            )
+            if k not in contests:
+                contests[k] = _Contests(k)
+            contests[k].extend(group_bots, ranks, list(map(unit_of, unit_keys)), orders)
+            scores = list(_seat_column(chosen, "scores"))
+            for engine in dict.fromkeys(engines):
+                if (engine, k) not in tables:
+                    tables[(engine, k)] = _TableSums(k)
+                if len(set(engines)) == 1:
+                    tables[(engine, k)].add(scores, ranks)
+                else:
+                    mine = [e == engine for e in engines for _ in range(k)]
+                    tables[(engine, k)].add(
+                        list(compress(scores, mine)), list(compress(ranks, mine))
+                    )
+        games += len(rows)
+    for key, (order, low, entries) in solo.items():
+        k = len(entries)
         if k not in contests:
             contests[k] = _Contests(k)
-        return contests[k]
-
-    for order, rec in enumerate(records):
-        games += 1
-        bots = [bot_of(seat.bot) for seat in rec.seats]
-        k = len(bots)
-        for b, seat in zip(bots, rec.seats, strict=True):
-            sums = played[b]
-            sums[0] += 1
-            sums[1] += seat.forfeit is not None
-            sums[2] += seat.decisions
-            sums[3] += seat.think_ms
-            for verdict, count in seat.verdicts.items():
-                verdict_counts[b][verdict] = verdict_counts[b].get(verdict, 0) + count
-            if seat.forfeit == "disqualified":
-                disqualified.add(seat.bot)
-        if k == 1:
-            (seat,) = rec.seats
-            key: Hashable = (rec.engine, json.dumps(rec.options, sort_keys=True), rec.seed)
-            low = rec.detail.get("score_order") == "low"
-            entry = (bots[0], float(seat.score), seat.forfeit is not None)
-            solo.setdefault(key, (order, low, []))[2].append(entry)
-            continue
-        ranks = rec.ranks
-        group(k).add(bots, ranks, unit_of((rec.engine, rec.table, rec.block)), order)
-        if (rec.engine, k) not in tables:
-            tables[(rec.engine, k)] = _TableSums(k)
-        tables[(rec.engine, k)].add(rec.scores, ranks)
-    for key, (order, low, entries) in solo.items():
-        group(len(entries)).add(
-            [b for b, _, _ in entries], _solo_ranks(entries, low), unit_of(("solo", key)), order
+        contests[k].extend(
+            [b for b, _, _ in entries], _solo_ranks(entries, low), [unit_of(("solo", key))], [order]
         )
     seats = tuple(
         stat for (engine, k), sums in sorted(tables.items()) for stat in sums.stats(engine)
@@ -321,7 +371,7 @@ def _parse(records: Iterable[GameRecord]) -> _Parsed:
         contest.renumber_units(renumber)
     return _Parsed(
         list(index),
-        np.array(played, dtype=np.float64).reshape(-1, 4).T,
+        played,
         verdict_counts,
         contests,
         seats,
@@ -331,25 +381,54 @@ def _parse(records: Iterable[GameRecord]) -> _Parsed:
     )
 
 
+def _seat_column(rows: Sequence[GameRow], key: str) -> Iterator[Any]:
+    """A per-seat key of every row, seat after seat, game after game."""
+    return chain.from_iterable(map(itemgetter(key), rows))
+
+
+def _running_sums(
+    total: FloatArray, index: list[int], values: Sequence[float], size: int
+) -> FloatArray:
+    """``total`` (zero-padded to ``size``) plus ``values`` summed by ``index``, added one
+    after another in order, exactly as a loop of ``+=`` would."""
+    start = np.concatenate([total, np.zeros(size - len(total))])
+    keys = np.concatenate([np.arange(size), np.asarray(index, dtype=np.int64)])
+    weights = np.concatenate([start, np.asarray(values, dtype=np.float64)])
+    return sum_by(keys, weights, size)
+
+
+def _by_size(sizes: list[int]) -> Iterator[tuple[int, list[int] | None]]:
+    """Rows grouped by table size, in row order; ``None``: every row (one size)."""
+    distinct = set(sizes)
+    if len(distinct) == 1:
+        yield sizes[0], None
+        return
+    for k in sorted(distinct):
+        yield k, [i for i, size in enumerate(sizes) if size == k]
+
+
 class _TableSums:
     """Running sums by seat for one engine and table size: games, scores, first places."""
 
     def __init__(self, k: int) -> None:
+        self.k = k
         self.games = 0
-        self.scores = [0.0] * k
-        self.firsts = [0] * k
+        self.scores = np.zeros(k)
+        self.firsts = np.zeros(k, dtype=np.int64)
 
     def add(self, scores: Sequence[float], ranks: Sequence[int]) -> None:
-        self.games += 1
-        for seat, (score, rank) in enumerate(zip(scores, ranks, strict=True)):
-            self.scores[seat] += score
-            self.firsts[seat] += rank == 1
+        """Games' scores and ranks, seat after seat, game after game."""
+        games = len(scores) // self.k
+        seats = np.tile(np.arange(self.k), games)
+        self.games += games
+        self.scores = _running_sums(self.scores, seats.tolist(), scores, self.k)
+        self.firsts += np.bincount(seats, np.asarray(ranks) == 1, self.k).astype(np.int64)
 
     def stats(self, engine: str) -> list[SeatStat]:
-        k, games = len(self.scores), self.games
+        k, games = self.k, self.games
         return [
-            SeatStat(engine, k, seat, games, self.scores[seat] / games, win_pct)
-            for seat, win_pct in enumerate(100.0 * first / games for first in self.firsts)
+            SeatStat(engine, k, seat, games, float(self.scores[seat]) / games, win_pct)
+            for seat, win_pct in enumerate(100.0 * int(first) / games for first in self.firsts)
         ]
 
 
@@ -576,6 +655,9 @@ def _pct(part: float, rest: float) -> float:
     return 100.0 * part / total if total else 0.0
 
 
+ROWS_PER_BATCH = 4096
+
+
 def compute_standings(
     records: Iterable[GameRecord],
     *,
@@ -595,6 +677,39 @@ def compute_standings(
     ``prior``: virtual draws per bot (0 = pure maximum likelihood, which is infinite for a bot
     that won or lost everything).
     """
+    return standings_of_rows(
+        _rows_of(records),
+        model=model,
+        method=method,
+        anchor=anchor,
+        bootstrap=bootstrap,
+        seed=seed,
+        prior=prior,
+    )
+
+
+def _rows_of(records: Iterable[GameRecord]) -> Iterator[list[GameRow]]:
+    batch: list[GameRow] = []
+    for record in records:
+        batch.append(record.to_dict())
+        if len(batch) == ROWS_PER_BATCH:
+            yield batch
+            batch = []
+    yield batch
+
+
+def standings_of_rows(
+    batches: Iterable[Sequence[GameRow]],
+    *,
+    model: str = "bt",
+    method: str = "ml",
+    anchor: tuple[str, float] | None = None,
+    bootstrap: int = 1000,
+    seed: int = 0,
+    prior: float = DEFAULT_PRIOR,
+) -> Standings:
+    """:func:`compute_standings` of games in their JSON form, a batch of rows at a time
+    (``arena standings`` reads a large results folder this way: no record is built)."""
     if model not in MODELS:
         raise ConfigError(f"unknown rating model {model!r}: use one of {', '.join(MODELS)}")
     if method not in METHODS:
@@ -606,7 +721,7 @@ def compute_standings(
     if not prior >= 0:
         raise ConfigError(f"prior must be >= 0 virtual draws, got {prior}")
 
-    data = _parse(records)
+    data = _parse(batches)
     names, n = data.names, len(data.names)
     anchor_bot, anchor_rating = _anchor(anchor, names)
     pairs = _pairs(data.contests)

@@ -64,9 +64,24 @@ def rotate(mask: int, rot: int) -> int:
 
 
 class Box:
-    """One connected component: its contents, cat counts, open sides and member slots."""
+    """One connected component: its contents, cat counts, open sides and member slots.
 
-    __slots__ = ("cats", "first", "json", "members", "open_sides", "special", "spray", "toys")
+    A box may be shared between a layout and its copies: change one only through
+    :meth:`Layout.own_box` (copy on write); :meth:`Layout.box` is for reading.
+    """
+
+    __slots__ = (
+        "cats",
+        "first",
+        "json",
+        "members",
+        "open_sides",
+        "owner",
+        "special",
+        "spray",
+        "text",
+        "toys",
+    )
 
     def __init__(
         self,
@@ -83,12 +98,15 @@ class Box:
         self.members = members  # slot codes
         self.first = min(members)  # smallest slot code: a stable order for boxes
         self.open_sides = 0  # open edges facing an empty slot
-        self.json: list[Any] | None = None  # cached observation view, reset on change
+        # cached observation view and its JSON text, reset on change
+        self.json: list[Any] | None = None
+        self.text = ""
+        self.owner: object = None  # the layout that may change this box in place
 
     def copy(self) -> Box:
         twin = Box(self.toys[:], self.special, self.spray, self.cats[:], self.members[:])
         twin.open_sides = self.open_sides
-        twin.json = self.json
+        twin.json, twin.text = self.json, self.text
         return twin
 
     def absorb(self, other: Box) -> None:
@@ -106,27 +124,45 @@ class Box:
 
 
 class Layout:
-    """The cards on the table as geometry: open masks, boxes and the frontier."""
+    """The cards on the table as geometry: open masks, boxes and the frontier.
 
-    __slots__ = ("_sleep_sorted", "_sorted", "boxes", "frontier", "open", "parent", "players")
+    A copy shares the :class:`Box` objects with the original until either side changes one
+    (copy on write, by ownership: a layout changes in place only the boxes it owns, and a
+    copy leaves both sides owning none), so copying costs four dict copies, not a box each.
+    """
+
+    __slots__ = (
+        "_sleep_sorted",
+        "_sorted",
+        "_token",
+        "boxes",
+        "frontier",
+        "open",
+        "parent",
+        "players",
+    )
 
     def __init__(self, players: int) -> None:
         self.players = players
         self.open: dict[int, int] = {}  # slot -> open mask of the card there
         self.parent: dict[int, int] = {}  # union-find over occupied slots
-        self.boxes: dict[int, Box] = {}  # root slot -> its box
+        self.boxes: dict[int, Box] = {}  # root slot -> its box (read-only unless owned)
         self.frontier: dict[int, int] = {}  # empty slot next to a card -> open edges facing it
         self._sorted: list[int] | None = None
         self._sleep_sorted: list[int] | None = None
+        self._token = object()  # the owner mark of the boxes this layout may change
 
     def copy(self) -> Layout:
-        twin = Layout(self.players)
-        twin.open = dict(self.open)
-        twin.parent = dict(self.parent)
-        twin.boxes = {root: box.copy() for root, box in self.boxes.items()}
-        twin.frontier = dict(self.frontier)
+        twin = _new_layout(Layout)
+        twin.players = self.players
+        twin.open = self.open.copy()
+        twin.parent = self.parent.copy()
+        twin.boxes = self.boxes.copy()
+        twin.frontier = self.frontier.copy()
         twin._sorted = self._sorted
         twin._sleep_sorted = self._sleep_sorted
+        twin._token = object()
+        self._token = object()  # the boxes are shared now: neither side owns them
         return twin
 
     # -- queries -----------------------------------------------------------------------
@@ -139,8 +175,19 @@ class Layout:
         return code
 
     def box(self, code: int) -> Box:
-        """The box holding the card in slot ``code``."""
+        """The box holding the card in slot ``code``, to read (it may be shared)."""
         return self.boxes[self.find(code)]
+
+    def own_box(self, code: int) -> Box:
+        """The box holding the card in slot ``code``, to change (copied first if shared);
+        its cached views are reset."""
+        root = self.find(code)
+        box = self.boxes[root]
+        if box.owner is not self._token:
+            box = self.boxes[root] = box.copy()
+            box.owner = self._token
+        box.json = None
+        return box
 
     def frontier_slots(self) -> list[int]:
         """Empty slots orthogonally next to a card, sorted by ``y`` then ``x``."""
@@ -179,6 +226,7 @@ class Layout:
         self.open[code] = mask
         self.parent[code] = code
         box = Box(list(toys), special, spray, [0] * self.players, [code])
+        box.owner = self._token
         self.boxes[code] = box
         joins: list[int] = []
         for bit, step, facing in DIRECTIONS:
@@ -191,9 +239,8 @@ class Layout:
                 else:
                     self.frontier.setdefault(near, 0)
             elif near_mask & facing:
-                near_box = self.box(near)
+                near_box = self.own_box(near)
                 near_box.open_sides -= 1  # its open edge now faces a card, not empty space
-                near_box.json = None
                 if mask & bit:
                     joins.append(near)
         for near in joins:
@@ -208,7 +255,10 @@ class Layout:
         if len(self.boxes[root_a].members) < len(self.boxes[root_b].members):
             root_a, root_b = root_b, root_a
         self.parent[root_b] = root_a
-        self.boxes[root_a].absorb(self.boxes.pop(root_b))
+        self.own_box(root_a).absorb(self.boxes.pop(root_b))
+
+
+_new_layout = object.__new__
 
 
 def flood_fill_boxes(open_masks: Mapping[int, int]) -> list[tuple[frozenset[int], int]]:

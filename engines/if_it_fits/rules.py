@@ -20,6 +20,7 @@ import random
 from bisect import insort
 from collections.abc import Mapping, Sequence
 from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from engines.base import (
@@ -28,6 +29,7 @@ from engines.base import (
     EventLog,
     GameState,
     IllegalAction,
+    JsonList,
     OptionSpec,
     Result,
     State,
@@ -148,6 +150,17 @@ def _entry(card: int, code: int, rot: int) -> list[Any]:
     return [x, y, CARD_IDS[card], rot]
 
 
+def _entry_text(entry: list[Any]) -> str:
+    """The compact JSON of a layout entry (card ids are letters and digits)."""
+    x, y, card_id, rot = entry
+    return f'[{x},{y},"{card_id}",{rot}]'
+
+
+def _entries(entries: list[list[Any]]) -> JsonList:
+    """The layout entries as a :class:`JsonList` that keeps their JSON text."""
+    return JsonList(entries, f"[{','.join(map(_entry_text, entries))}]")
+
+
 # -- options -----------------------------------------------------------------------------
 
 OPTION_SPECS: dict[str, OptionSpec] = {
@@ -203,7 +216,7 @@ class IfItFitsState(GameState):
         self.slot_card: dict[int, int] = {}  # slot -> card index (box, sleeping cat, Princess)
         # observation view of the layout, append-only: [x, y, card, rot] per slot (a Princess
         # that takes a sleeping cat's place replaces its entry with a new list)
-        self.entries: list[list[Any]] = []
+        self.entries = JsonList()
         self.entry_at: dict[int, int] = {}  # slot -> index in entries
         self.awake: dict[int, int] = {}  # seam (its western slot) -> awake cat
         self.seam_princess: dict[int, int] = {}  # seam -> Princess lying there
@@ -225,7 +238,7 @@ class IfItFitsState(GameState):
         self.seams: list[int] = []  # legal seams in phase place_cat
         # public log: [seat, type, *arguments]; a seat's view starts after its own decision
         self.log = EventLog(players)
-        self._boxes_view: list[list[Any]] | None = None
+        self._boxes_view: JsonList | None = None
         self._deal()
 
     def _deal(self) -> None:
@@ -345,7 +358,8 @@ class IfItFitsState(GameState):
         box = self.layout.place(code, mask, row.toys, row.special, row.spray)
         self.slot_card[code] = card
         self.entry_at[code] = len(self.entries)
-        self.entries.append(_entry(card, code, rot))
+        entry = _entry(card, code, rot)
+        self.entries.add(entry, _entry_text(entry))
         self._boxes_view = None
         return box
 
@@ -381,9 +395,8 @@ class IfItFitsState(GameState):
         return seams
 
     def _count_cat(self, code: int, seat: int, delta: int) -> None:
-        box = self.layout.box(code)
+        box = self.layout.own_box(code)
         box.cats[seat] += delta
-        box.json = None
         self._boxes_view = None
 
     def _princess(self, cat: int) -> None:
@@ -399,7 +412,9 @@ class IfItFitsState(GameState):
             self.seam_princess[code] = princess
         else:
             self.slot_card[code] = princess
-            self.entries[self.entry_at[code]] = _entry(princess, code, 0)
+            entries = self.entries[:]
+            entries[self.entry_at[code]] = _entry(princess, code, 0)
+            self.entries = _entries(entries)
 
     def _end_turn(self) -> None:
         self.pending = self.pending_slot = None
@@ -422,34 +437,36 @@ class IfItFitsState(GameState):
             "options": dict(self.options),
             "deck_size": len(self.deck),
             "removed": len(self.removed),
-            "discard": [CARD_IDS[c] for c in self.discard],
-            "hand": [CARD_IDS[c] for c in self.hands[seat]],
-            "hand_sizes": [len(h) for h in self.hands],
-            "cat_supply": [len(s) for s in self.supply],
-            "layout": self.entries[:],
-            "awake_cats": [[*_XY[s], CARD_IDS[c]] for s, c in sorted(self.awake.items())],
-            "seam_princesses": [
-                [*_XY[s], CARD_IDS[c]] for s, c in sorted(self.seam_princess.items())
-            ],
+            "discard": [*map(_CARD_ID, self.discard)],
+            "hand": [*map(_CARD_ID, self.hands[seat])],
+            "hand_sizes": [*map(len, self.hands)],
+            "cat_supply": [*map(len, self.supply)],
+            "layout": self.entries.copy(),
+            "awake_cats": _seam_view(self.awake) if self.awake else [],
+            "seam_princesses": _seam_view(self.seam_princess) if self.seam_princess else [],
             "boxes": self._boxes(),
             "pending": None
             if pending is None
             else {
                 "card": CARD_IDS[pending],
-                "slot": None if self.pending_slot is None else _slot_json(self.pending_slot),
+                "slot": None if self.pending_slot is None else [*_XY[self.pending_slot]],
             },
             "events": self.log.since(seat),
         }
 
     def _boxes(self) -> list[list[Any]]:
         """Derived box summaries (cached per box; rebuilt only for boxes that changed)."""
-        if self._boxes_view is None:
+        view = self._boxes_view
+        if view is None:
             entry_at = self.entry_at
-            self._boxes_view = [
-                b.json or _box_json(b, entry_at)
-                for b in sorted(self.layout.boxes.values(), key=_first)
-            ]
-        return self._boxes_view[:]
+            boxes = sorted(self.layout.boxes.values(), key=_FIRST)
+            for box in boxes:
+                if box.json is None:
+                    _box_json(box, entry_at)
+            view = self._boxes_view = JsonList(
+                [box.json for box in boxes], f"[{','.join([box.text for box in boxes])}]"
+            )
+        return view.copy()
 
     # -- scoring -----------------------------------------------------------------------
     def result(self) -> Result:
@@ -617,12 +634,22 @@ def _first(box: Box) -> int:
     return box.first
 
 
-def _box_json(box: Box, entry_at: Mapping[int, int]) -> list[Any]:
-    """``[layout indices of its cards, open sides, cats per seat]``: the contents are the sum
-    of the member cards' rows in ``data.CARDS`` (sleeping cats and Princesses are empty)."""
-    view = [sorted([entry_at[code] for code in box.members]), box.open_sides, box.cats[:]]
-    box.json = view
-    return view
+def _seam_view(seams: dict[int, int]) -> list[list[Any]]:
+    """``[x, y, card id]`` per seam (cats awake, Princesses there), by seam."""
+    return [[*_XY[s], CARD_IDS[c]] for s, c in sorted(seams.items())]
+
+
+_CARD_ID = CARD_IDS.__getitem__
+_FIRST = attrgetter("first")
+
+
+def _box_json(box: Box, entry_at: Mapping[int, int]) -> None:
+    """Cache ``[layout indices of its cards, open sides, cats per seat]`` and its JSON text on
+    ``box``: the contents are the sum of the member cards' rows in ``data.CARDS`` (sleeping
+    cats and Princesses are empty)."""
+    cards = sorted([entry_at[code] for code in box.members])
+    box.json = [cards, box.open_sides, box.cats[:]]
+    box.text = f"[[{','.join(map(str, cards))}],{box.open_sides},[{','.join(map(str, box.cats))}]]"
 
 
 class IfItFitsEngine(EngineBase):

@@ -24,7 +24,7 @@ from bisect import insort
 from collections.abc import Sequence
 from typing import Any
 
-from engines.base import EventLog
+from engines.base import EventLog, JsonList
 from engines.if_it_fits import data
 from engines.if_it_fits.geometry import Layout, slot_code
 from engines.if_it_fits.rules import (
@@ -51,7 +51,7 @@ def sample_state(
     state = new_game
     players = state.players
     state.layout = Layout(players)
-    state.slot_card, state.entries, state.entry_at = {}, [], {}
+    state.slot_card, state.entries, state.entry_at = {}, JsonList(), {}
     state.awake, state.seam_princess, state.cat_place = {}, {}, {}
     seen: set[int] = set()
     for x, y, card_id, rot in obs["layout"]:

@@ -22,11 +22,17 @@ from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import reduce
-from operator import or_
 from typing import Any
 
-from engines.base import Action, EventLog, GameState, OptionError, Result, ranks_from_scores
+from engines.base import (
+    Action,
+    EventLog,
+    GameState,
+    JsonList,
+    OptionError,
+    Result,
+    ranks_from_scores,
+)
 from engines.space_five.data import value
 from engines.space_five.geometry import (
     ALIEN_MASKS,
@@ -83,7 +89,9 @@ _EXCHANGE_SELECT = Phase.EXCHANGE_SELECT
 _BONUS = Phase.BONUS
 _SOLO_DISCARD = Phase.SOLO_DISCARD
 _OVER = Phase.OVER
-_PHASE_TEXT: dict[Phase, str] = {phase: phase.value for phase in Phase}
+# a phase's text as a plain str, C-level (a dict keyed by Phase would hash the member by a
+# Python-level Enum.__hash__ on every observation)
+_PHASE_TEXT = str.__str__
 
 
 # -- value types -----------------------------------------------------------------------------
@@ -224,7 +232,7 @@ class SpaceFiveState(GameState):
         self.hands: list[list[int]] = [[] for _ in range(self.players)]
         # What each owner knows of hidden cards (used by determinize): groups of exchanged
         # cards at the bottom of the own stack (candidates, how many still there), and
-        # own cards known to lie in the box.
+        # own cards known to lie in the box (sorted).
         self.groups: list[list[tuple[tuple[int, ...], int]]] = [[] for _ in range(self.players)]
         self.box_known: list[list[int]] = [[] for _ in range(self.players)]
         for seat in range(self.players):
@@ -380,16 +388,20 @@ class SpaceFiveState(GameState):
 
     def _place(self, code: int, cell: Cell) -> None:
         seat = self.active
-        self.hands[seat].remove(code)
-        key = (cell[1] + OFF) * WIDE + cell[0] + OFF
+        hand = self.hands[seat]
+        hand.remove(code)
+        x, y = cell
+        key = (y + OFF) * WIDE + x + OFF
         self.grid[key] = code
-        self.layout_json.append([cell[0], cell[1], NAMES[code]])
+        name = NAMES[code]
+        self.layout_json.add([x, y, name], f'[{x},{y},"{name}"]')
         self._refresh_front(key)
         self.placed.append(cell)
         self.placed_keys.append(key)
         self.phase = _PLACING
-        self._log(seat, "place", cell[0], cell[1], NAMES[code])
-        self._check_out(seat)
+        self.log.append([self.turn, seat, "place", x, y, name])
+        if not hand:
+            self._check_out(seat)
 
     def _finish_play(self) -> None:
         bonus = _play_bonus_keys(self.grid, self.placed_keys)
@@ -406,7 +418,7 @@ class SpaceFiveState(GameState):
             assert card is not None
             code = CODE_OF[card]
             self.hands[seat].remove(code)
-            self.box_known[seat].append(code)
+            insort(self.box_known[seat], code)
         elif source == "stack":
             code = self._pop_stack(seat, seen=False)
         else:
@@ -511,7 +523,9 @@ class SpaceFiveState(GameState):
             if left > 1:
                 groups[0] = (candidates, left - 1)
             else:
-                self.box_known[seat].extend(candidates)  # all its other cards left unseen
+                known = self.box_known[seat]
+                known.extend(candidates)  # all its other cards left unseen
+                known.sort()
                 del groups[0]
         return code
 
@@ -528,7 +542,9 @@ class SpaceFiveState(GameState):
     def set_layout(self, layout: Mapping[Cell, int]) -> None:
         """Replace the layout (the round's start card, or a position built by a test):
         the grid, its fit masks (``front``) and the observation's entries, in dict order."""
-        self.layout_json = [[x, y, NAMES[code]] for (x, y), code in layout.items()]
+        self.layout_json = JsonList()  # the observation's entries with their JSON text
+        for (x, y), code in layout.items():
+            self.layout_json.add([x, y, NAMES[code]], f'[{x},{y},"{NAMES[code]}"]')
         self.grid = {(y + OFF) * WIDE + x + OFF: code for (x, y), code in layout.items()}
         self.front = {}
         grid = self.grid
@@ -606,12 +622,19 @@ class SpaceFiveState(GameState):
                     front.pop(cell, None)
 
     def _someone_can_play(self) -> bool:
-        fits = reduce(or_, self.front.values(), 0)
-        for cards in (*self.hands, *self.stacks):
+        """Whether a card in some hand or stack fits some frontier cell (hands first: a hand
+        card nearly always fits somewhere, and then a few cells decide)."""
+        held = 0
+        for cards in self.hands:
             for code in cards:
-                if fits >> code & 1:
-                    return True
-        return False
+                held |= 1 << code
+        masks = self.front.values()
+        if any(mask & held for mask in masks):
+            return True
+        for cards in self.stacks:
+            for code in cards:
+                held |= 1 << code
+        return any(mask & held for mask in masks)
 
     def _fewest(self) -> list[int]:
         remaining = self.remaining()
@@ -633,6 +656,7 @@ class SpaceFiveState(GameState):
     # -- views -------------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
         active = self.active
+        groups, known = self.groups[seat], self.box_known[seat]
         obs: dict[str, Any] = {
             "game": "space-five",
             "mode": "solo" if self.solo else "standard",
@@ -640,18 +664,18 @@ class SpaceFiveState(GameState):
             "num_players": self.players,
             "to_move": None if self.phase is _OVER else active,
             "active_seat": active,
-            "phase": _PHASE_TEXT[self.phase],
+            "phase": _PHASE_TEXT(self.phase),
             "round": self.round,
             "rounds": self.rounds,
             "turn": self.turn,
             "turns_without_play": self.turns_without_play,
-            "layout": self.layout_json[:],
-            "hand": [NAMES[c] for c in self.hands[seat]],
+            "layout": self.layout_json.copy(),
+            "hand": [*map(_NAME, self.hands[seat])],
             "hand_sizes": [*map(len, self.hands)],
             "stack_sizes": [*map(len, self.stacks)],
             "pending": {
                 "placed": len(self.placed),  # the last entries of layout are this play's
-                "exchange_picked": [NAMES[c] for c in self.picked] if seat == active else [],
+                "exchange_picked": [*map(_NAME, self.picked)] if seat == active else [],
                 "exchange_count": len(self.picked),
                 "bonus_left": self.bonus_left,
             },
@@ -660,8 +684,8 @@ class SpaceFiveState(GameState):
             # bottom of its stack ([candidates, how many left] per exchange, oldest first)
             # and its own hand cards it put in the box
             # (sorted: the order inside an exchange is hidden)
-            "own_stack_bottom": [[_names(cs), left] for cs, left in self.groups[seat]],
-            "own_in_box": _names(self.box_known[seat]),
+            "own_stack_bottom": [[_names(cs), left] for cs, left in groups] if groups else [],
+            "own_in_box": [*map(_NAME, known)],
             "events": self.log.since(seat),
         }
         if self.solo:
@@ -852,7 +876,10 @@ def deal_counts(players: int, options: Mapping[str, Any]) -> list[int]:
 
 
 def _names(codes: Iterable[int]) -> list[str]:
-    return [NAMES[c] for c in sorted(codes)]
+    return [*map(_NAME, sorted(codes))]
+
+
+_NAME = NAMES.__getitem__
 
 
 def _distinct(cards: Iterable[int]) -> list[int]:
