@@ -19,10 +19,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
-import math
 import os
 import resource
-import select
 import shutil
 import signal
 import subprocess
@@ -50,36 +48,24 @@ from arena.game import keeper, sandbox
 from arena.game.watchdog import Watchdog
 
 _CHUNK = 1 << 16
-# A table that has the referee's loop to itself may wait for an answer on the pipe itself, up
-# to this long, instead of parking in trio's scheduler (see LineReader); it gives the loop to
-# its other tasks (logs, signals, the clock) at least every _YIELD_EVERY seconds.
-ANSWER_WAIT = 0.001
-_YIELD_EVERY = 0.002
-_last_yield = 0.0
 
 
 class LineReader:
     """Read ``\\n``-terminated lines from a stream, never holding more than one capped line."""
 
-    def __init__(
-        self, stream: trio.abc.ReceiveStream, max_line: int, answer_wait: float = 0.0
-    ) -> None:
+    def __init__(self, stream: trio.abc.ReceiveStream, max_line: int) -> None:
         self._stream = stream
         # a pipe is read straight from its descriptor (see _receive); other streams as streams
         self._fd = stream.fileno() if isinstance(stream, trio.lowlevel.FdStream) else None
         self._buffer = bytearray()
         self._scanned = 0  # bytes of the buffer known to hold no newline
         self._max_line = max_line
-        self._answer_wait = answer_wait if self._fd is not None else 0.0
 
     def pending(self) -> bool:
         return b"\n" in self._buffer
 
-    async def readline(self, deadline: float = math.inf) -> bytes:
-        """The next line without its newline; :class:`BotCrash` at end of stream.
-
-        ``deadline`` (trio's clock) only bounds the wait on the pipe itself (``answer_wait``);
-        the caller's cancel scope enforces it."""
+    async def readline(self) -> bytes:
+        """The next line without its newline; :class:`BotCrash` at end of stream."""
         while True:
             end = self._buffer.find(b"\n", self._scanned)
             if end >= 0:
@@ -92,23 +78,18 @@ class LineReader:
                 self._buffer.clear()
                 self._scanned = 0
                 raise BotProtocolError(f"line longer than {self._max_line} bytes")
-            chunk = await self._receive(deadline)
+            chunk = await self._receive()
             if not chunk:
                 raise BotCrash("closed its output (the process exited or closed stdout)")
             self._buffer += chunk
 
-    async def _receive(self, deadline: float) -> bytes | bytearray:
-        """The next chunk, with at most one trip through trio's scheduler per chunk.
+    async def _receive(self) -> bytes | bytearray:
+        """The next chunk, with one trip through trio's scheduler per chunk.
 
         ``FdStream.receive_some`` yields once before it reads and once more while it waits:
         two scheduler rounds per answer, on the referee's hot path. Here the read is tried
         first and the wait is the only yield; a chunk that was already waiting still passes
         a checkpoint, so a bot that floods lines cannot keep the referee from its deadlines.
-
-        With ``answer_wait`` (a table alone on the loop: ``--jobs 1``, a Dask worker) the
-        reader first blocks on the pipe itself for up to that long: a quick answer then costs
-        no scheduler round at all, and the loop still runs its other tasks at least every
-        ``_YIELD_EVERY`` seconds (:func:`_checkpoint_now_and_then`).
         """
         if self._fd is None:
             return await self._stream.receive_some(_CHUNK)
@@ -117,8 +98,6 @@ class LineReader:
             try:
                 chunk = os.read(self._fd, _CHUNK)
             except BlockingIOError:
-                if not waited and self._answer_wait and self._readable_soon(deadline):
-                    continue
                 await trio.lowlevel.wait_readable(self._fd)
                 waited = True
                 continue
@@ -127,29 +106,8 @@ class LineReader:
                     raise trio.ClosedResourceError("the bot's output was already closed") from None
                 raise trio.BrokenResourceError from exc
             if not waited:
-                if self._answer_wait:
-                    await _checkpoint_now_and_then()
-                else:
-                    await trio.lowlevel.checkpoint()
+                await trio.lowlevel.checkpoint()
             return chunk
-
-    def _readable_soon(self, deadline: float) -> bool:
-        """Block the loop on the pipe for up to ``answer_wait`` (never past ``deadline``)."""
-        window = min(self._answer_wait, deadline - trio.current_time())
-        fd = self._fd
-        assert fd is not None
-        return window > 0 and bool(select.select([fd], (), (), window)[0])
-
-
-async def _checkpoint_now_and_then() -> None:
-    """A cancellation point always, a real yield to the scheduler every ``_YIELD_EVERY``."""
-    global _last_yield
-    now = time.monotonic()
-    if now - _last_yield < _YIELD_EVERY:
-        await trio.lowlevel.checkpoint_if_cancelled()
-        return
-    _last_yield = now
-    await trio.lowlevel.checkpoint()
 
 
 async def _write_fd(fd: int, message: bytes) -> None:
@@ -290,32 +248,36 @@ class BotProcess:
         """Send a line; the bot must take it by ``deadline`` (default: within move_ms)."""
         if deadline is None:
             deadline = trio.current_time() + self.limits.move_ms / 1000
-        with trio.CancelScope(deadline=deadline):
-            await self._write(message)
-            return
-        self.broken = True
-        raise BotTimeout("did not read its input within the time limit")
+        try:
+            with trio.fail_at(deadline):
+                await self._write(message)
+        except trio.TooSlowError:
+            self.broken = True
+            raise BotTimeout("did not read its input within the time limit") from None
 
     async def read_line(self, deadline: float) -> bytes:
         """The next line from the bot, by ``deadline`` (trio clock) or :class:`BotTimeout`."""
-        with trio.CancelScope(deadline=deadline):
-            return await self._read(deadline)
-        self.broken = True
-        raise BotTimeout("no answer within the time limit")
+        try:
+            with trio.fail_at(deadline):
+                return await self._read()
+        except trio.TooSlowError:
+            self.broken = True
+            raise BotTimeout("no answer within the time limit") from None
 
     async def ask(self, message: bytes, deadline: float) -> bytes:
         """Send ``message`` and return the next line; both must happen by ``deadline``.
 
         One cancel scope for both halves: this is the referee's hot path. The question goes
         straight to the pipe (``FdStream.send_all`` would first yield to the scheduler); the
-        wait for the answer is the one checkpoint of the exchange. (A bare cancel scope,
-        not ``trio.fail_at``: no generator-based context manager on the hot path.)
+        wait for the answer is the one checkpoint of the exchange.
         """
-        with trio.CancelScope(deadline=deadline):
-            await self._write(message, at_once=True)
-            return await self._read(deadline)
-        self.broken = True
-        raise BotTimeout("no answer within the time limit")
+        try:
+            with trio.fail_at(deadline):
+                await self._write(message, at_once=True)
+                return await self._read()
+        except trio.TooSlowError:
+            self.broken = True
+            raise BotTimeout("no answer within the time limit") from None
 
     async def _write(self, message: bytes, at_once: bool = False) -> None:
         if self.transcript is not None:
@@ -331,9 +293,9 @@ class BotProcess:
             self.broken = True
             raise BotCrash("stopped reading its input (the process exited?)") from None
 
-    async def _read(self, deadline: float) -> bytes:
+    async def _read(self) -> bytes:
         try:
-            line = await self.reader.readline(deadline)
+            line = await self.reader.readline()
         except BotFault:
             self.broken = True
             raise
@@ -476,7 +438,6 @@ async def host_bot(
     log: StderrLog,
     guard: Watchdog | None = None,
     live: set[BotProcess] | None = None,
-    answer_wait: float = 0.0,
     *,
     task_status: trio.TaskStatus[BotProcess | BotFault | ResourceShortage] = (
         trio.TASK_STATUS_IGNORED
@@ -487,7 +448,6 @@ async def host_bot(
     Reports through ``task_status`` the handshaken :class:`BotProcess`, the
     :class:`BotFault` that prevented it, or the :class:`ResourceShortage` of the referee
     that did; in every case the process is gone and its folder removed when this returns.
-    ``answer_wait``: see :class:`LineReader` (only for a table alone on the referee's loop).
     """
     limits = spec.limits
     missing = _missing_program(spec.argv()[0])
@@ -517,9 +477,7 @@ async def host_bot(
     if guard is not None:
         guard.watch(process.pid)  # its process group id: it leads a new session
     assert process.stdout is not None and process.stderr is not None
-    bot = BotProcess(
-        spec, process, LineReader(process.stdout, limits.line_bytes, answer_wait), limits
-    )
+    bot = BotProcess(spec, process, LineReader(process.stdout, limits.line_bytes), limits)
     bot.workdir = workdir if mode == "none" else None
     polite = True
     tail = bytearray()
@@ -644,10 +602,8 @@ class BotPool:
         nursery: trio.Nursery,
         guard: Watchdog | None = None,
         idle: IdleProcesses | None = None,
-        answer_wait: float = 0.0,
     ) -> None:
         self.spec = spec
-        self._answer_wait = answer_wait
         self._hello = hello
         self._workroot = workroot
         self.log = log
@@ -703,14 +659,7 @@ class BotPool:
             self._spawned += 1
             workdir = self._workroot / f"{_safe(self.spec.name)}-{self._spawned}"
             outcome = await self._nursery.start(
-                host_bot,
-                self.spec,
-                self._hello,
-                workdir,
-                self.log,
-                self._guard,
-                self._live,
-                self._answer_wait,
+                host_bot, self.spec, self._hello, workdir, self.log, self._guard, self._live
             )
             if not isinstance(outcome, ResourceShortage) or attempt + 1 == _START_TRIES:
                 break

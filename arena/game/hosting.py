@@ -18,18 +18,15 @@ import trio
 
 from arena.config import BotSpec
 from arena.errors import BotFault, ResourceShortage
-from arena.game.botproc import ANSWER_WAIT, BotPool, BotProcess, StderrLog, host_bot
+from arena.game.botproc import BotPool, BotProcess, StderrLog, host_bot
 from arena.game.watchdog import Watchdog
 
 
 class BotHost:
     """The processes of one ``hosting`` block: pools of reusable processes, or single ones."""
 
-    def __init__(
-        self, workroot: Path, guard: Watchdog, nursery: trio.Nursery, answer_wait: float = 0.0
-    ) -> None:
+    def __init__(self, workroot: Path, guard: Watchdog, nursery: trio.Nursery) -> None:
         self.workroot = workroot
-        self._answer_wait = answer_wait
         self._guard = guard
         self._nursery = nursery
         self._pools: list[BotPool] = []
@@ -39,13 +36,7 @@ class BotHost:
         """A pool of ``bot``'s processes, each greeted with ``hello``; stderr goes to ``log``
         (default: dropped)."""
         pool = BotPool(
-            bot,
-            hello,
-            self.workroot,
-            log or StderrLog(None, 0),
-            self._nursery,
-            self._guard,
-            answer_wait=self._answer_wait,
+            bot, hello, self.workroot, log or StderrLog(None, 0), self._nursery, self._guard
         )
         self._pools.append(pool)
         return pool
@@ -70,19 +61,12 @@ class BotHost:
 
 
 @asynccontextmanager
-async def hosting(
-    prefix: str = "arena-bots-", *, one_table: bool = False
-) -> AsyncIterator[BotHost]:
-    """A :class:`BotHost` whose processes are all gone when the block is left.
-
-    ``one_table``: the caller plays one game at a time on this trio loop (``--jobs 1``, a
-    Dask worker), so a pooled bot's answer is awaited on its pipe before the scheduler
-    (:data:`~arena.game.botproc.ANSWER_WAIT`): one scheduler round less per decision.
-    """
+async def hosting(prefix: str = "arena-bots-") -> AsyncIterator[BotHost]:
+    """A :class:`BotHost` whose processes are all gone when the block is left."""
     with tempfile.TemporaryDirectory(prefix=prefix) as workroot, Watchdog() as guard:
         try:
             async with trio.open_nursery() as nursery:
-                host = BotHost(Path(workroot), guard, nursery, ANSWER_WAIT if one_table else 0.0)
+                host = BotHost(Path(workroot), guard, nursery)
                 try:
                     yield host
                 finally:

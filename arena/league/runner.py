@@ -120,7 +120,7 @@ async def run_league(
     )
     try:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async with hosting(one_table=jobs <= 1) as host:
+            async with hosting() as host:
                 await run.play(host, signals, max(1, jobs))
         store.record_ready(run.readies)
     except BaseException:

@@ -123,7 +123,7 @@ class WorkerReferee:
 
     async def _main(self) -> None:
         self._closing = trio.Event()
-        async with hosting(one_table=self.jobs <= 1) as host:
+        async with hosting() as host:
             self._table = league_table(self.config, host, self._log, transcripts=self.transcripts)
             try:
                 await self._preflight()
