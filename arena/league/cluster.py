@@ -26,9 +26,14 @@ from arena.config import LeagueConfig
 from arena.errors import ClusterError
 from arena.game.botproc import StderrLog
 from arena.game.spec import GameSpec
-from arena.league.fingerprint import fingerprint
-from arena.league.runner import BlockFeed, LeagueOutcome, ProgressHook, SprtFeed
-from arena.league.schedule import known_tables
+from arena.league.runner import (
+    BlockFeed,
+    GameKey,
+    LeagueOutcome,
+    ProgressHook,
+    SprtFeed,
+    open_league,
+)
 from arena.league.store import ResultsDir, Warn
 from arena.record import GameRecord
 
@@ -71,18 +76,9 @@ def run_cluster_league(
     thread (it handles SIGINT and SIGTERM).
     """
     require_dask()
-    store = ResultsDir(folder)
-    prints = {bot.name: fingerprint(bot) for bot in config.bots}
-    stored = store.open(config.to_toml(), fresh=fresh, warn=say, bots=prints, replay=replay)
-    if config.mode == "sprt":
-        feed: BlockFeed = SprtFeed(config, say)
-    else:
-        feed = BlockFeed.for_config(config, known_tables(stored))
+    store, stored, feed = open_league(config, folder, fresh=fresh, say=say, replay=replay)
     try:
-        keyed: dict[tuple[object, ...], GameRecord] = {
-            (r.seating, r.block, r.seed): r for r in stored
-        }
-        run = _ClusterRun(config, store, feed, keyed, progress)
+        run = _ClusterRun(config, store, feed, stored, progress)
         with _stop_on_sigterm():
             try:
                 with connect(workers, scheduler) as client:
@@ -156,7 +152,7 @@ class _ClusterRun:
         config: LeagueConfig,
         store: ResultsDir,
         feed: BlockFeed,
-        stored: dict[tuple[object, ...], GameRecord],
+        stored: dict[GameKey, GameRecord],
         progress: ProgressHook | None,
     ) -> None:
         self.config = config

@@ -102,22 +102,8 @@ async def run_league(
             f'{config.source}: {", ".join(config.people)} (cmd = "human") can only play '
             "in a league run from a terminal with arena run"
         )
-    store = ResultsDir(folder)
-    prints = {bot.name: fingerprint(bot) for bot in config.bots}
-    stored = store.open(config.to_toml(), fresh=fresh, warn=say, bots=prints, replay=replay)
-    if config.mode == "sprt":
-        feed: BlockFeed = SprtFeed(config, say)
-    else:
-        feed = BlockFeed.for_config(config, known_tables(stored))
-    run = _LeagueRun(
-        config,
-        store,
-        feed,
-        {_game_key(record): record for record in stored},
-        progress,
-        transcripts,
-        people,
-    )
+    store, stored, feed = open_league(config, folder, fresh=fresh, say=say, replay=replay)
+    run = _LeagueRun(config, store, feed, stored, progress, transcripts, people)
     try:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async with hosting() as host:
@@ -140,7 +126,7 @@ class _LeagueRun:
         config: LeagueConfig,
         store: ResultsDir,
         feed: BlockFeed,
-        stored: dict[tuple[object, ...], GameRecord],
+        stored: dict[GameKey, GameRecord],
         progress: ProgressHook | None,
         transcripts: bool,
         people: PersonSeats | None = None,
@@ -234,7 +220,30 @@ class _LeagueRun:
             self.feed.block_done(sorted(games.values(), key=lambda r: r.id))
 
 
-def _game_key(record: GameRecord) -> tuple[object, ...]:
+def open_league(
+    config: LeagueConfig,
+    folder: Path,
+    *,
+    fresh: bool,
+    say: Warn | None,
+    replay: frozenset[str],
+) -> tuple[ResultsDir, dict[GameKey, GameRecord], BlockFeed]:
+    """Open ``folder`` for ``config`` (every executor starts so): the store, the games it
+    already holds by :func:`game_key`, and the feed of the blocks to play."""
+    store = ResultsDir(folder)
+    prints = {bot.name: fingerprint(bot) for bot in config.bots}
+    stored = store.open(config.to_toml(), fresh=fresh, warn=say, bots=prints, replay=replay)
+    if config.mode == "sprt":
+        feed: BlockFeed = SprtFeed(config, say)
+    else:
+        feed = BlockFeed.for_config(config, known_tables(stored))
+    return store, {game_key(record): record for record in stored}, feed
+
+
+GameKey = tuple[object, ...]
+
+
+def game_key(record: GameRecord) -> GameKey:
     """What makes a stored game the same game as a scheduled one."""
     return (record.seating, record.block, record.seed)
 
