@@ -19,10 +19,12 @@ Nothing here imports the referee; the referee never imports a game's rules.
 
 from __future__ import annotations
 
+import importlib
 import random
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, cast, runtime_checkable
 
 Action = dict[str, Any]
 
@@ -361,8 +363,17 @@ class EngineBase:
     ) -> State:
         """The game's part of :meth:`sample_state`: a full state rebuilt from
         ``observations`` (the last is the current one), hidden parts drawn from ``rng``
-        (each engine's ``sampling.py`` says how)."""
-        raise NotImplementedError
+        (each engine's ``sampling.py`` says how).
+
+        By default a fresh table (seed 0, these options) is filled by
+        ``sample_state(new_game, seat, observations, rng)`` of the ``sampling`` module next
+        to the engine (``engines/<game>/sampling.py``, found as ``guide`` and ``svg`` are);
+        an engine whose sampling starts elsewhere overrides this."""
+        package = sys.modules[type(self).__module__].__package__
+        sampling = importlib.import_module(f"{package}.sampling")
+        fresh = cast(Engine, self).new_game(players, 0, options)
+        state: State = sampling.sample_state(fresh, seat, observations, rng)
+        return state
 
 
 class GameState:

@@ -6,12 +6,10 @@ tiles are designed (see :mod:`engines.cat_yard.data` and ``README.md``).
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from engines.base import Engine, EngineBase, OptionSpec, State
-from engines.cat_yard import sampling
+from engines.base import Engine, EngineBase, OptionSpec
 from engines.cat_yard.catalog import catalog
 from engines.cat_yard.data import COUNTS
 from engines.cat_yard.rules import CatYardState
@@ -47,17 +45,6 @@ class CatYardEngine(EngineBase):
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> CatYardState:
         return CatYardState(players, options["target"], seed)
-
-    def rebuild_sample(
-        self,
-        players: int,
-        options: Mapping[str, Any],
-        seat: int,
-        observations: Sequence[dict[str, Any]],
-        rng: random.Random,
-    ) -> State:
-        """The table rebuilt from what ``seat`` observed (see ``sampling.py``)."""
-        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)
 
 
 ENGINE: Engine = CatYardEngine()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from itertools import chain
 from operator import attrgetter
 from typing import Any
@@ -32,7 +32,6 @@ from engines.base import (
     JsonList,
     OptionSpec,
     Result,
-    State,
     ranks_from_scores,
 )
 from engines.if_it_fits import data
@@ -670,16 +669,3 @@ class IfItFitsEngine(EngineBase):
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> IfItFitsState:
         return IfItFitsState(players, seed, options)
-
-    def rebuild_sample(
-        self,
-        players: int,
-        options: Mapping[str, Any],
-        seat: int,
-        observations: Sequence[dict[str, Any]],
-        rng: random.Random,
-    ) -> State:
-        """The table rebuilt from what ``seat`` observed (see ``sampling.py``)."""
-        from engines.if_it_fits import sampling  # sampling imports this module
-
-        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)

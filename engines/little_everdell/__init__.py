@@ -5,12 +5,10 @@ See README.md in this package for the rules summary, options, observation and ac
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from engines.base import Engine, EngineBase, OptionError, OptionSpec, State
-from engines.little_everdell import sampling
+from engines.base import Engine, EngineBase, OptionError, OptionSpec
 from engines.little_everdell.catalog import catalog
 from engines.little_everdell.rules import PRINCE, PRINCESS, LittleEverdellState
 
@@ -82,17 +80,6 @@ class LittleEverdellEngine(EngineBase):
             start_captain=seats["start_captain"],
             start_fort=seats["start_fort"],
         )
-
-    def rebuild_sample(
-        self,
-        players: int,
-        options: Mapping[str, Any],
-        seat: int,
-        observations: Sequence[dict[str, Any]],
-        rng: random.Random,
-    ) -> State:
-        """The table rebuilt from what ``seat`` observed (see ``sampling.py``)."""
-        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)
 
 
 def _automa(players: int, opponent: str) -> str | None:

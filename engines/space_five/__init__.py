@@ -6,12 +6,10 @@ the data table in :mod:`engines.space_five.data`.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from engines.base import Engine, EngineBase, OptionSpec, State
-from engines.space_five import sampling
+from engines.base import Engine, EngineBase, OptionSpec
 from engines.space_five.catalog import catalog
 from engines.space_five.data import value
 from engines.space_five.rules import SpaceFiveState, deal_counts
@@ -57,17 +55,6 @@ class SpaceFiveEngine(EngineBase):
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> SpaceFiveState:
         return SpaceFiveState(players, seed, options)
-
-    def rebuild_sample(
-        self,
-        players: int,
-        options: Mapping[str, Any],
-        seat: int,
-        observations: Sequence[dict[str, Any]],
-        rng: random.Random,
-    ) -> State:
-        """The table rebuilt from what ``seat`` observed (see ``sampling.py``)."""
-        return sampling.sample_state(self.new_game(players, 0, options), seat, observations, rng)
 
 
 ENGINE: Engine = SpaceFiveEngine()
