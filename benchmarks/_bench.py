@@ -241,6 +241,7 @@ class LeagueRun:
     wall_s: float  # whole run_league call: spawn, play, store, shutdown
     steady_s: float  # from the first finished game to the last one
     steady_decisions: int  # decisions of the games finished after the first one
+    steady_cpu_s: float = 0.0  # this process's CPU time over the same span as steady_s
     samples: dict[int, int] = field(default_factory=dict)  # games done -> referee RSS (KiB)
     records: list[GameRecord] = field(default_factory=list)
 
@@ -268,13 +269,14 @@ def run_timed_league(
     """Run ``config`` with ``run_league`` in a temporary folder; time it, sample the RSS."""
     marks = set(sample_at)
     stamps = [0.0, 0.0]  # first and last finished game (no per-game list: RSS is measured)
+    cpu_stamps = [0.0, 0.0]  # this process's CPU time at the same two moments
     samples: dict[int, int] = {}
 
     def progress(done: int, total: int) -> None:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.process_time()
         if not stamps[0]:
-            stamps[0] = now
-        stamps[1] = now
+            stamps[0], cpu_stamps[0] = now, cpu
+        stamps[1], cpu_stamps[1] = now, cpu
         if done in marks:
             samples[done] = rss_kib()
 
@@ -301,6 +303,7 @@ def run_timed_league(
         wall_s=wall,
         steady_s=steady_s,
         steady_decisions=decisions - first,
+        steady_cpu_s=cpu_stamps[1] - cpu_stamps[0],
         samples=samples,
         records=records,
     )

@@ -84,9 +84,8 @@ def main() -> None:
                     cells["loop"].append(rate)
                     cells["loop cpu"].append(-cpu)
                 cells["transport"].append(_transport(config, game.sample, raw_seconds, jobs))
-                cpu_before = _cpu_s()
                 run = _bench.run_timed_league(config, jobs)
-                cells["arena cpu"].append(-(_cpu_s() - cpu_before) / run.decisions * 1e6)
+                cells["arena cpu"].append(-run.steady_cpu_s / run.steady_decisions * 1e6)
                 cells["arena"].append(run.decisions_per_s)
                 cells["wall"].append(run.decisions / run.wall_s)
             # timeit-style: interference from other processes only ever slows a trial down,
@@ -165,7 +164,8 @@ transport RT/s: the same exchange through arena.game.botproc (host_bot + BotProc
   polling for the answer as run_league does at that jobs: botproc.answer_spin);
 arena dec/s: run_league with trivial bots, from the first finished game to the last;
 loop / arena CPU µs/dec: CPU time of this process (not the bots') per decision, the fewest
-  of the trials; the arena's includes its start, store and end, and at jobs=1 the polling;
+  of the trials; the arena's over the same span as arena dec/s (store included), and at
+  jobs=1 it includes the polling for answers;
 arena/raw: the share of a bare trio round trip reached (issue 10's target was >= 0.6);
 vs raw j=1: arena dec/s against one raw pipe (what extra jobs buy);
 incl. start-up: arena/raw over the whole run_league call (spawn, store, bye);

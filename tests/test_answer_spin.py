@@ -5,6 +5,7 @@ the same on both paths; only a quick bot is polled for."""
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -91,6 +92,13 @@ def later(seconds: float) -> float:
     return trio.current_time() + seconds
 
 
+@pytest.fixture
+def uncontended(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Polling goes on however long a yield takes (the test machine may be busy)."""
+    monkeypatch.setattr(botproc, "_CONTENDED_YIELD_S", float("inf"))
+
+
+@pytest.mark.usefixtures("uncontended")
 def test_a_quick_bot_is_polled_for_and_never_waited_on(trips: list[str]) -> None:
     """Polled-for answers pass a checkpoint only every 32nd time (so other tasks still
     run), and the task never waits on the bot's output."""
@@ -136,6 +144,26 @@ def test_a_slow_bot_is_soon_waited_on_instead() -> None:
 
     with_bot(SLOW_ECHO, 0.001, body)
     assert polled == [True, False, False, False]
+
+
+def test_polling_stops_when_the_core_is_wanted_elsewhere(
+    monkeypatch: pytest.MonkeyPatch, trips: list[str]
+) -> None:
+    """A yield that comes back late means another thread took the core: the referee then
+    sleeps until the answer comes, for this question and the next ones."""
+    monkeypatch.setattr(botproc.os, "sched_yield", lambda: time.sleep(0.001))
+    slow_bot = SLOW_ECHO.replace("0.05", "0.01")
+    polled: list[bool] = []
+
+    async def body(bot: BotProcess) -> None:
+        for i in range(3):
+            trips.clear()
+            polled.append(bot._latency_s < bot.spin_s)
+            assert await bot.ask(b'{"q":%d}\n' % i, later(10)) == b'{"q":%d}' % i
+            assert answers_fd(bot) in trips
+
+    with_bot(slow_bot, 5.0, body)
+    assert polled == [True, False, False]
 
 
 @pytest.mark.parametrize(

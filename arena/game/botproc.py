@@ -49,6 +49,7 @@ from arena.game.watchdog import Watchdog
 
 _CHUNK = 1 << 16
 _SPIN_YIELD_EVERY = 32  # a polled-for answer passes a checkpoint this often, as others do
+_CONTENDED_YIELD_S = 50e-6  # a sched_yield this slow gave the core away: stop polling
 
 
 class LineReader:
@@ -355,14 +356,23 @@ class BotProcess:
 
     def _spin(self, deadline: float) -> bytes | None:
         """Poll for the answer to the question just written, for at most ``spin_s`` (never
-        past ``deadline``); None if it did not come. Between polls the CPU is offered to
-        any other runnable thread."""
+        past ``deadline``); None if it did not come.
+
+        Between polls the CPU is offered to any other runnable thread. When that offer is
+        taken (the yield comes back late) the machine is short of cores and sleeping is the
+        better wait: polling stops, and the next few questions are waited on (until the
+        running mean of answer times falls back under ``spin_s``: four quick answers).
+        """
         limit = self._asked_at + min(self.spin_s, deadline - trio.current_time())
         reader = self.reader
         while (line := self._line_now(reader)) is None:
-            if time.perf_counter() >= limit:
+            now = time.perf_counter()
+            if now >= limit:
                 return None
             os.sched_yield()
+            if time.perf_counter() - now > _CONTENDED_YIELD_S:
+                self._latency_s = 2 * self.spin_s
+                return None
         self._took(time.perf_counter() - self._asked_at)
         if self.transcript is not None:
             self.transcript.append(("from", line))
