@@ -343,16 +343,16 @@ class BotProcess:
         answer, by ``deadline``."""
         if not sent and self.transcript is not None:
             self.transcript.append(("to", bytes(rest)))
-        try:
-            with trio.fail_at(deadline):
-                if rest:
-                    await self._write_raw(rest)
-                line = await self._read()
-        except trio.TooSlowError:
-            self.broken = True
-            raise BotTimeout("no answer within the time limit") from None
-        self._took(time.perf_counter() - self._asked_at)
-        return line
+        # a bare scope, not trio.fail_at: its generator-based context manager costs about
+        # 7 µs more per question
+        with trio.CancelScope(deadline=deadline):
+            if rest:
+                await self._write_raw(rest)
+            line = await self._read()
+            self._took(time.perf_counter() - self._asked_at)
+            return line
+        self.broken = True  # the deadline passed: the scope caught its own cancellation
+        raise BotTimeout("no answer within the time limit")
 
     def _spin(self, deadline: float) -> bytes | None:
         """Poll for the answer to the question just written, for at most ``spin_s`` (never
