@@ -530,10 +530,8 @@ def _copier(cls: type[GameState]) -> Callable[[Any], Any]:
         "    mine = self.__dict__",
         f"    if len(mine) != {len(names)}:",
         "        raise TypeError(undeclared(cls, mine))",
-        "    twin = new(cls)",
         "    self._rng_shared = True  # the RNG is shared until one side draws",
-        "    copy = twin.__dict__",
-        "    copy.update(mine)",
+        "    copy = mine.copy()  # one block copy, then the copied fields replaced",
     ]
     lines += [f"    copy[{name!r}] = mine[{name!r}].copy()" for name in cls.COPIED]
     lines += [f"    copy[{name!r}] = copy_items(mine[{name!r}])" for name in cls.COPIED_ITEMS]
@@ -541,7 +539,7 @@ def _copier(cls: type[GameState]) -> Callable[[Any], Any]:
         f"    copy[{name!r}] = [[item.copy() for item in row] for row in mine[{name!r}]]"
         for name in cls.COPIED_GRIDS
     ]
-    lines.append("    return twin")
+    lines += ["    twin = new(cls)", "    twin.__dict__ = copy", "    return twin"]
     scope: dict[str, Any] = {
         "cls": cls,
         "new": cls.__new__,
