@@ -96,15 +96,48 @@ class UnitSums:
         self._merged, self._pending = len(distinct), 0
 
 
-def resampled(
-    counts: FloatArray, unit: IntArray, key: IntArray, values: FloatArray, size: int
-) -> FloatArray:
-    """``out[r, k, c]``: the sum of ``values[:, c]`` over entries with key ``k``, each entry
-    weighted by ``counts[r, unit]`` (how often resample ``r`` drew its unit)."""
-    out = np.empty((len(counts), size, values.shape[1]))
-    columns = values.T.copy()
-    for row, drawn in zip(out, counts, strict=True):
-        weight = drawn[unit]
-        for column, value in enumerate(columns):
-            row[:, column] = np.bincount(key, weight * value, minlength=size)
-    return out
+class Resampled:
+    """Sums per key of entries ``(unit, key, values)`` under resample counts.
+
+    ``resampled(counts)[r, k, c]`` is the sum of ``values[:, c]`` over the entries with key
+    ``k``, each weighted by ``counts[r, unit]`` (how often resample ``r`` drew its unit): the
+    product of the resamples' counts with the sparse units x keys matrix of values. When the
+    keys are few and each has many entries (the bot pairs of a large league), it is one small
+    matrix product per key over a chunk of resamples; otherwise the entries, sorted by key,
+    are gathered for a few resamples at a time and summed key by key (``np.add.reduceat``).
+    """
+
+    def __init__(self, unit: IntArray, key: IntArray, values: FloatArray, size: int) -> None:
+        self.size = size
+        self.columns = values.shape[1]
+        order = np.argsort(key, kind="stable")
+        self._unit, self._key, self._values = unit[order], key[order], values[order]
+        self._starts = np.flatnonzero(np.diff(self._key, prepend=-1))
+        self._runs: list[tuple[int, int, int]] | None = None
+        if len(self._starts) * _PER_KEY_MIN <= len(key):
+            starts = self._starts.tolist()
+            ends = [*starts[1:], len(key)]
+            self._runs = list(zip(self._key[starts].tolist(), starts, ends, strict=True))
+
+    def __call__(self, counts: FloatArray) -> FloatArray:
+        out = np.zeros((len(counts), self.size, self.columns))
+        if self._runs is not None:
+            by_unit = np.ascontiguousarray(counts.T)
+            for key, start, end in self._runs:
+                out[:, key, :] = by_unit[self._unit[start:end]].T @ self._values[start:end]
+            return out
+        if not len(self._key):
+            return out
+        keys = self._key[self._starts]
+        for first in range(0, len(counts), _ROWS):
+            drawn = np.take(counts[first : first + _ROWS], self._unit, axis=1)
+            for column, value in enumerate(self._values.T):
+                sums = np.add.reduceat(drawn * value, self._starts, axis=1)
+                out[first : first + _ROWS, keys, column] = sums
+        return out
+
+
+_PER_KEY_MIN = 256
+"""Mean entries per key from which :class:`Resampled` takes one product per key."""
+_ROWS = 8
+"""Resamples gathered together otherwise (bounds memory at ``_ROWS x entries`` floats)."""

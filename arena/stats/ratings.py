@@ -37,7 +37,7 @@ from threadpoolctl import threadpool_limits
 
 from arena.errors import VERDICTS, ConfigError
 from arena.record import GameRecord, GameRow
-from arena.stats.bootstrap import percentile_interval, resample_counts, resampled, superiority
+from arena.stats.bootstrap import Resampled, percentile_interval, resample_counts, superiority
 from arena.stats.mle import ELO_PER_NAT, FloatArray, IntArray, PlackettLuce, fit_bt, sum_by
 from arena.stats.outcomes import (
     BOT_BITS,
@@ -522,16 +522,17 @@ def _fit_bt(
 ) -> tuple[FloatArray, FloatArray]:
     """Full-data BT strengths and one row of strengths per bootstrap resample.
 
-    A resample's win matrix is the count-weighted sum of the units' pair sums: one product
-    per resample over the (unit, pair) entries, never a pass over games."""
+    A resample's win matrix is the count-weighted sum of the units' pair sums (a product
+    over the (unit, pair) entries), never a pass over games."""
     unit, key, values = data.outcomes.pairs(data.renumber)
     won = values[:, [WON_LOW, WON_HIGH]]
     theta = fit_bt(pair_matrix(n, key, won[:, 0], won[:, 1]) + prior)
     pair_keys, pair = np.unique(key, return_inverse=True)
     low, high = pair_keys >> BOT_BITS, pair_keys & ((1 << BOT_BITS) - 1)
+    resampled = Resampled(unit, pair.reshape(-1), won, len(pair_keys))
     samples: list[FloatArray] = []
     for counts in resample_counts(np.random.default_rng(seed), data.units, resamples):
-        sums = resampled(counts, unit, pair.reshape(-1), won, len(pair_keys))
+        sums = resampled(counts)
         wins = np.tile(prior, (len(counts), 1, 1))
         wins[:, low, high] += sums[:, :, 0]
         wins[:, high, low] += sums[:, :, 1]
@@ -553,10 +554,12 @@ def _fit_pl(
     full_sets = sum_by(set_key, set_weight[:, 0], sets)
     theta = model.fit(full_sets, sum_by(bot_key, bot_weight[:, 0], n), prior)
     curvature = model.curvature(theta, full_sets, prior)
+    set_sums = Resampled(set_unit, set_key, set_weight, sets)
+    bot_sums = Resampled(bot_unit, bot_key, bot_weight, n)
     samples = [
         model.fit_many(
-            resampled(counts, set_unit, set_key, set_weight, sets)[:, :, 0],
-            resampled(counts, bot_unit, bot_key, bot_weight, n)[:, :, 0],
+            set_sums(counts)[:, :, 0],
+            bot_sums(counts)[:, :, 0],
             prior,
             theta,
             curvature,
