@@ -33,6 +33,7 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _ROOT / "benchmarks":
 
 import argparse  # noqa: E402
 import dataclasses  # noqa: E402
+import multiprocessing  # noqa: E402
 import os  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -63,7 +64,13 @@ def main() -> None:
     for games in args.games:
         with tempfile.TemporaryDirectory(prefix="arena-ratings-bench-") as tmp:
             folder = Path(tmp)
-            _write_folder(folder, games, args.bots, args.players, args.blocks)
+            # written by another process: a child forked from one that held the games would
+            # report that process's memory as its own peak (Linux keeps it across exec)
+            writer = multiprocessing.get_context("spawn").Process(
+                target=_write_folder, args=(folder, games, args.bots, args.players, args.blocks)
+            )
+            writer.start()
+            writer.join()
             _measure(folder, args.models, args.against, args.repeat)
 
 

@@ -114,7 +114,7 @@ class Resampled:
         self._unit, self._key, self._values = unit[order], key[order], values[order]
         self._starts = np.flatnonzero(np.diff(self._key, prepend=-1))
         self._runs: list[tuple[int, int, int]] | None = None
-        if len(self._starts) * _PER_KEY_MIN <= len(key):
+        if len(key) and len(self._starts) * _PER_KEY_MIN <= len(key):
             starts = self._starts.tolist()
             ends = [*starts[1:], len(key)]
             self._runs = list(zip(self._key[starts].tolist(), starts, ends, strict=True))

@@ -142,45 +142,47 @@ class Outcomes:
         """Stage ``s`` of a finishing order: its ``s``-th bot chosen from itself and those
         behind it. Tied bots are expanded into every order among them, sharing the stage
         equally (a two-bot tie is half a win each way, as in the Bradley–Terry model)."""
-        k = bots.shape[1]
         by_place = np.argsort(ranks, axis=1, kind="stable")
         tied = (np.diff(np.take_along_axis(ranks, by_place, axis=1), axis=1) == 0).any(axis=1)
-        finish = np.take_along_axis(bots[~tied], by_place[~tied], axis=1)
-        sets = [self._set_ids(np.sort(finish[:, s:], axis=1)) for s in range(k - 1)]
-        self._add_stage_sums(
-            1, np.tile(units[~tied], k - 1), np.concatenate(sets), finish[:, : k - 1].T
-        )
+        finishes = np.take_along_axis(bots[~tied], by_place[~tied], axis=1)
+        self._add_finishes(1, finishes, units[~tied])
+        shared: dict[int, list[tuple[IntArray, IntArray]]] = defaultdict(list)
         for row in np.flatnonzero(tied):
             orders = np.array(_orders(bots[row].tolist(), ranks[row].tolist()), dtype=np.int64)
-            sets = [self._set_ids(np.sort(orders[:, s:], axis=1)) for s in range(k - 1)]
-            stage_units = np.full(len(orders) * (k - 1), units[row])
-            self._add_stage_sums(
-                len(orders), stage_units, np.concatenate(sets), orders[:, : k - 1].T
-            )
+            shared[len(orders)].append((orders, np.full(len(orders), units[row])))
+        for share, parts in shared.items():
+            self._add_finishes(share, *(np.concatenate(part) for part in zip(*parts, strict=True)))
 
-    def _add_stage_sums(
-        self, shared: int, units: IntArray, sets: IntArray, chosen: IntArray
-    ) -> None:
+    def _add_finishes(self, shared: int, finishes: IntArray, units: IntArray) -> None:
+        """Finishing orders ``(m, k)`` of units ``units``, each stage weighing ``1 / shared``."""
+        m, k = finishes.shape
+        if m == 0:
+            return
+        members = np.full(((k - 1) * m, k), -1, dtype=np.int64)  # a stage's set, -1 first
+        for s in range(k - 1):
+            members[s * m : (s + 1) * m, s:] = np.sort(finishes[:, s:], axis=1)
         if shared not in self._by_set:
             self._by_set[shared], self._by_chosen[shared] = UnitSums(1), UnitSums(1)
-        ones = np.ones(len(sets))
-        self._by_set[shared].add(units, sets, ones)
-        self._by_chosen[shared].add(units, chosen.reshape(-1), ones)
+        stage_units, ones = np.tile(units, k - 1), np.ones(len(members))
+        self._by_set[shared].add(stage_units, self._set_ids(members), ones)
+        self._by_chosen[shared].add(stage_units, finishes[:, : k - 1].T.reshape(-1), ones)
 
     def _set_ids(self, members: IntArray) -> IntArray:
-        """The number of each row's choice set (rows sorted), new sets numbered as they come."""
-        if not len(members):
-            return np.zeros(0, dtype=np.int64)
-        base, width = int(members.max()) + 1, members.shape[1]
+        """The number of each row's choice set (its bots sorted after any -1s), new sets
+        numbered as they come."""
+        base, width = int(members.max()) + 2, members.shape[1]
         if base**width < 2**62:
             key = np.zeros(len(members), dtype=np.int64)
             for column in range(width):
-                key = key * base + members[:, column]
+                key = key * base + members[:, column] + 1
             _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
         else:
             _, first, inverse = np.unique(members, axis=0, return_index=True, return_inverse=True)
         sets = self._sets
-        ids = [sets.setdefault(bots, len(sets)) for bots in map(tuple, members[first].tolist())]
+        ids = [
+            sets.setdefault(tuple(row[row.count(-1) :]), len(sets))
+            for row in members[first].tolist()
+        ]
         return np.array(ids, dtype=np.int64)[inverse.reshape(-1)]
 
 
