@@ -171,7 +171,14 @@ def transport_ping_pong(
     async def one(workdir: Path, counts: list[int], index: int) -> None:
         async with trio.open_nursery() as nursery:
             bot = await nursery.start(
-                botproc.host_bot, config.bots[0], hello, workdir, botproc.StderrLog(None, 0)
+                botproc.host_bot,
+                config.bots[0],
+                hello,
+                workdir,
+                botproc.StderrLog(None, 0),
+                None,
+                None,
+                botproc.answer_spin(pairs),
             )
             if not isinstance(bot, botproc.BotProcess):
                 raise RuntimeError(f"the trivial bot did not start: {bot}")

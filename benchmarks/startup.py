@@ -13,13 +13,15 @@ piece measured in its own process or call in the same run:
 - **standings**: ``arena standings`` on the finished folder (1000 bootstrap resamples), in its
   own process, minus the imports;
 - **report**: ``arena report`` on the finished folder in its own process, minus the imports
-  and the standings (``arena run`` hands its standings to the report): matplotlib's import,
-  the plots and the game viewers;
+  and the standings (``arena run`` hands its standings to the report): the plots and the
+  game viewers;
 - **the rest**: bot start-up (each bot under its keeper and the sandbox), pool shutdown, the
   store, everything not above.
 
 The figure that matters is **playing / total**: a 27-game demo should spend most of its time
 playing. Each cell is the fastest of ``--trials`` (other processes only ever slow a trial).
+Next to the wall time, the CPU time of the processes behind each measured part (the arena
+and, for ``arena run``, its bots), which a busy machine disturbs much less.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _ROOT / "benchmarks":
 
 import argparse  # noqa: E402
 import os  # noqa: E402
+import resource  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -60,20 +63,40 @@ def main() -> None:
     parts = {key: best[key] for key in named}
     parts["rest"] = total - sum(parts.values())
     rows: list[dict[str, object]] = [
-        {"part": part, "seconds": seconds, "share of total": f"{100 * seconds / total:.0f} %"}
+        {
+            "part": part,
+            "seconds": seconds,
+            "CPU s": best.get(f"{part} cpu", ""),
+            "share of total": f"{100 * seconds / total:.0f} %",
+        }
         for part, seconds in parts.items()
     ]
-    rows.append({"part": "total (arena run)", "seconds": total, "share of total": "100 %"})
-    print_table(rows, f"fastest of {args.trials} trials")
+    rows.append(
+        {
+            "part": "total (arena run)",
+            "seconds": total,
+            "CPU s": best["total cpu"],
+            "share of total": "100 %",
+        }
+    )
+    print_table(rows, f"fastest of {args.trials} trials; CPU: the arena's processes and bots")
     print(f"\nplaying / total: {best['playing'] / total:.2f}")
+
+
+def _children_cpu() -> float:
+    """CPU seconds of every finished child process (and the descendants they waited for)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _trial(config_path: Path, jobs: int) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(_ROOT)}
     out: dict[str, float] = {}
+    cpu = _children_cpu()
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", "import arena.cli"], check=True, env=env)
     out["imports"] = time.perf_counter() - started
+    out["imports cpu"], cpu = _children_cpu() - cpu, _children_cpu()
     started = time.perf_counter()
     config = arena_config.load(config_path)
     out["config"] = time.perf_counter() - started
@@ -84,6 +107,7 @@ def _trial(config_path: Path, jobs: int) -> dict[str, float]:
         started = time.perf_counter()
         subprocess.run(command, check=True, env=env, cwd=_ROOT, capture_output=True)
         out["total"] = time.perf_counter() - started
+        out["total cpu"], cpu = _children_cpu() - cpu, _children_cpu()
         games = read_games(folder)
         out["playing"] = sum(game.wall_ms for game in games) / 1000 / min(jobs, len(games))
         started = time.perf_counter()
@@ -95,6 +119,8 @@ def _trial(config_path: Path, jobs: int) -> dict[str, float]:
             capture_output=True,
         )
         out["standings"] = max(0.0, time.perf_counter() - started - out["imports"])
+        out["standings cpu"] = max(0.0, _children_cpu() - cpu - out["imports cpu"])
+        cpu = _children_cpu()
         started = time.perf_counter()
         subprocess.run(
             [sys.executable, "-m", "arena", "report", str(folder), "-o", str(Path(tmp) / "r.html")],
@@ -105,6 +131,8 @@ def _trial(config_path: Path, jobs: int) -> dict[str, float]:
         )
         spent = time.perf_counter() - started
         out["report"] = max(0.0, spent - out["imports"] - out["standings"])
+        spent_cpu = _children_cpu() - cpu
+        out["report cpu"] = max(0.0, spent_cpu - out["imports cpu"] - out["standings cpu"])
     return out
 
 

@@ -13,6 +13,7 @@ A new game adds ``engines/<game>/svg.py`` with ``draw(views) -> str`` and ``PRIV
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from html import escape
 from typing import Any, NamedTuple
 
@@ -108,11 +109,9 @@ class Canvas:
         stroke: str = INK,
         width: float = 1,
     ) -> None:
-        """A face-up card: a rounded rectangle with a bold label and an optional second line."""
-        self.rect(x, y, w, h, fill, stroke=stroke, width=width)
-        self.text(x + w / 2, y + h / 2 + (0 if sub else 4), label, anchor="middle", bold=True)
-        if sub:
-            self.text(x + w / 2, y + h / 2 + 15, sub, size=9, anchor="middle")
+        """A face-up card: a rounded rectangle with a bold label and an optional second line
+        (its SVG text is cached: boards redraw the same cards step after step)."""
+        self.parts.append(_card(x, y, label, fill, w, h, sub, stroke, width))
 
     def empty(self, x: float, y: float, *, w: float = 40, h: float = 54) -> None:
         """An empty place for a card (a dashed outline)."""
@@ -135,6 +134,27 @@ class Canvas:
             f'width="{self.width:g}" height="{height:g}" font-family="sans-serif">'
             f'<rect width="100%" height="100%" fill="{PAPER}"/>{body}</svg>'
         )
+
+
+@lru_cache(maxsize=4096)
+def _card(
+    x: float,
+    y: float,
+    label: str,
+    fill: str,
+    w: float,
+    h: float,
+    sub: str,
+    stroke: str,
+    width: float,
+) -> str:
+    """The SVG text of :meth:`Canvas.card`."""
+    canvas = Canvas(0)
+    canvas.rect(x, y, w, h, fill, stroke=stroke, width=width)
+    canvas.text(x + w / 2, y + h / 2 + (0 if sub else 4), label, anchor="middle", bold=True)
+    if sub:
+        canvas.text(x + w / 2, y + h / 2 + 15, sub, size=9, anchor="middle")
+    return "".join(canvas.parts)
 
 
 def any_view(views: Views) -> View:

@@ -181,13 +181,14 @@ def run_hostile(
     policy: str = "",
     cmd: str | None = None,
     sandbox: str = "",
+    jobs: int = 2,
 ) -> HostileRun:
     marker = f"m{uuid.uuid4().hex[:8]}"
     path = tmp_path / "league.toml"
     text = league_text(marker, cmd or hostile_cmd(program), limits, bot_limits, policy, sandbox)
     path.write_text(text)
     league = config.load(path)
-    outcome = trio.run(lambda: run_league(league, tmp_path / "out", jobs=2))
+    outcome = trio.run(lambda: run_league(league, tmp_path / "out", jobs=jobs))
     return HostileRun(outcome, tmp_path / "out", marker, sandbox)
 
 
@@ -264,6 +265,29 @@ def test_bad_answer_is_recorded_and_forfeits(
     for record, seat in run.hostile_seats():
         assert record.seats[seat].forfeit and record.ranks[seat] == 2
         assert note in record.seats[seat].notes[0]
+
+
+@pytest.mark.parametrize(
+    ("program", "verdict"),
+    [
+        ("crash_mid_game", "crash"),
+        ("hang_mid_game", "timeout"),
+        ("late_answer", "timeout"),
+        ("extra_lines", "protocol"),
+        ("non_json", "protocol"),
+    ],
+)
+def test_faults_are_judged_alike_when_the_referee_polls_for_answers(
+    tmp_path: Path, reference: Games, program: str, verdict: str
+) -> None:
+    """At ``--jobs 1`` the referee polls quick bots for their answers instead of waiting in
+    trio (``BotProcess.spin_s``; the other tests run at jobs 2): the same faults give the
+    same verdicts, and the bystanders' games are unaffected."""
+    run = run_hostile(tmp_path, program, jobs=1)
+    run.check(reference)
+    verdicts = run.verdicts()
+    assert all(set(v) <= {verdict} for v in verdicts), verdicts
+    assert any(verdicts), verdicts
 
 
 def test_long_notes_are_kept_bounded(tmp_path: Path, reference: Games) -> None:

@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
+import base64
 import dataclasses
+import gzip
 import json
 import random
 import re
@@ -32,7 +34,7 @@ from arena.show.caveats import FEW_BLOCKS, caveats
 from arena.show.html import charts
 from arena.show.html.report import _sprt, _think_times
 from arena.show.html.selection import pick_games
-from arena.show.html.viewer import game_data
+from arena.show.html.viewer import SEAM, game_data, pack
 from arena.stats.ratings import compute_standings
 from arena.stats.trajectory import online_elo
 from arena.tools.replay import narrate
@@ -166,6 +168,15 @@ def test_viewer_data_has_one_step_per_move_and_the_seat_that_moved(league: Path)
     assert f"score {record.scores[0]:g}, rank {record.ranks[0]}" in data["result"]
 
 
+def test_packed_pictures_join_back_to_the_pictures(league: Path) -> None:
+    data = game_data(read_games(league)[0])
+    packed = json.loads(gzip.decompress(base64.b64decode(pack(data))))
+    rebuilt = [SEAM.join(packed["pieces"][k] for k in shape) for shape in packed["pictures"]]
+    assert rebuilt == data["pictures"]
+    assert len(packed["pieces"]) < sum(len(shape) for shape in packed["pictures"]) / 2
+    assert packed["steps"] == data["steps"]
+
+
 def test_replay_show_narrates_every_move(league: Path) -> None:
     record = read_games(league)[0]
     result = CliRunner().invoke(main, ["replay", str(league), record.id, "--show"])
@@ -229,6 +240,41 @@ def test_plots_of_faults_think_times_and_rating_paths() -> None:
     assert paths["a"][-1][1] > 1500 > paths["b"][-1][1]
     assert "<svg" in charts.rating_paths(paths)
     assert "<svg" in charts.think_times({"a": [1.0, 2.0], "b": [0.5]})
+
+
+def test_axis_ticks_are_round_and_cover_the_data() -> None:
+    assert charts.ticks(1292.0, 1898.0) == [1200, 1400, 1600, 1800, 2000]
+    assert charts.ticks(0, 55.6, 5) == [0, 20, 40, 60]
+    assert charts.ticks(0, 1, whole=True) == [0, 1]
+    assert charts.log_ticks(0.08, 12) == [0.1, 0.2, 0.5, 1, 2, 5, 10]
+    assert charts.log_ticks(0.001, 1e6)[:3] == [0.001, 0.01, 0.1]  # past a dozen: decades
+
+
+def test_a_long_rating_path_keeps_its_extremes() -> None:
+    rng = random.Random(3)
+    points = [(n, 1500 + rng.gauss(0, 40)) for n in range(1, 10_001)]
+    kept = charts.thinned(points, 500)
+    assert len(kept) <= 1002 and kept[0] == points[0] and kept[-1] == points[-1]
+    assert min(kept, key=lambda p: p[1]) == min(points, key=lambda p: p[1])
+    assert max(kept, key=lambda p: p[1]) == max(points, key=lambda p: p[1])
+    assert [n for n, _ in kept] == sorted(n for n, _ in kept)
+
+
+def test_every_plot_is_well_formed_svg() -> None:
+    records = [_record(["a", "b"], [1, 2], block, block) for block in range(6)]
+    standings = compute_standings(records, bootstrap=20)
+    names = [row.bot for row in standings.rows]
+    pct = {bot: {o: h.score_pct for o, h in c.items()} for bot, c in standings.crosstable.items()}
+    pictures = [
+        charts.elo_intervals(standings),
+        charts.square(names, pct, "score %", "{:.0f}"),
+        charts.seat_advantage(standings.seats),
+        charts.rating_paths(online_elo(records)),
+        charts.think_times({"a": [0.2, 3.0, 40.0], "b <&>": [1.0]}),
+    ]
+    for svg in pictures:
+        assert ET.fromstring(svg).tag == "{http://www.w3.org/2000/svg}svg"
+    assert "b &lt;&amp;&gt;" in pictures[-1]
 
 
 def _noted_game(toy_engine: str) -> GameRecord:

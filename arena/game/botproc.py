@@ -48,6 +48,7 @@ from arena.game import keeper, sandbox
 from arena.game.watchdog import Watchdog
 
 _CHUNK = 1 << 16
+_SPIN_YIELD_EVERY = 32  # a polled-for answer passes a checkpoint this often, as others do
 
 
 class LineReader:
@@ -66,22 +67,49 @@ class LineReader:
 
     async def readline(self) -> bytes:
         """The next line without its newline; :class:`BotCrash` at end of stream."""
-        while True:
-            end = self._buffer.find(b"\n", self._scanned)
-            if end >= 0:
-                line = bytes(self._buffer[:end])
-                del self._buffer[: end + 1]
-                self._scanned = 0
-                return line
-            self._scanned = len(self._buffer)
-            if self._scanned > self._max_line:
-                self._buffer.clear()
-                self._scanned = 0
-                raise BotProtocolError(f"line longer than {self._max_line} bytes")
+        while (line := self._take()) is None:
             chunk = await self._receive()
             if not chunk:
                 raise BotCrash("closed its output (the process exited or closed stdout)")
             self._buffer += chunk
+        return line
+
+    def line_now(self) -> bytes | None:
+        """The next line if it is buffered or already waiting in the pipe, else None.
+
+        Never waits and never yields to trio: a spinning referee calls it in a loop (see
+        :meth:`BotProcess.ask`). Faults as :meth:`readline`.
+        """
+        while (line := self._take()) is None:
+            if self._fd is None:
+                return None
+            try:
+                chunk = os.read(self._fd, _CHUNK)
+            except BlockingIOError:
+                return None
+            except OSError as exc:
+                if exc.errno == errno.EBADF:
+                    raise trio.ClosedResourceError("the bot's output was already closed") from None
+                raise trio.BrokenResourceError from exc
+            if not chunk:
+                raise BotCrash("closed its output (the process exited or closed stdout)")
+            self._buffer += chunk
+        return line
+
+    def _take(self) -> bytes | None:
+        """A complete line from the buffer, or None; a line over the cap is a protocol fault."""
+        end = self._buffer.find(b"\n", self._scanned)
+        if end >= 0:
+            line = bytes(self._buffer[:end])
+            del self._buffer[: end + 1]
+            self._scanned = 0
+            return line
+        self._scanned = len(self._buffer)
+        if self._scanned > self._max_line:
+            self._buffer.clear()
+            self._scanned = 0
+            raise BotProtocolError(f"line longer than {self._max_line} bytes")
+        return None
 
     async def _receive(self) -> bytes | bytearray:
         """The next chunk, with one trip through trio's scheduler per chunk.
@@ -110,7 +138,7 @@ class LineReader:
             return chunk
 
 
-async def _write_fd(fd: int, message: bytes) -> None:
+async def _write_fd(fd: int, message: bytes | memoryview) -> None:
     """Write all of ``message`` to a non-blocking pipe, waiting only when it is full."""
     view = memoryview(message)
     while view:
@@ -242,7 +270,11 @@ class BotProcess:
     transcript: list[tuple[str, bytes]] | None = None  # ("to"|"from", line) while recording
     ending: str = ""  # how the process ended, once it has
     workdir: Path | None = None  # its folder on the host, when it runs without the sandbox
+    spin_s: float = 0.0  # poll this long for a quick answer before parking (see ask)
     _closed: trio.Event = field(default_factory=trio.Event)
+    _latency_s: float = 0.0  # running mean of answer times, while polled for
+    _asked_at: float = 0.0
+    _unyielded: int = 0  # answers taken by polling since the last checkpoint
 
     async def send(self, message: bytes, deadline: float | None = None) -> None:
         """Send a line; the bot must take it by ``deadline`` (default: within move_ms)."""
@@ -267,25 +299,103 @@ class BotProcess:
     async def ask(self, message: bytes, deadline: float) -> bytes:
         """Send ``message`` and return the next line; both must happen by ``deadline``.
 
-        One cancel scope for both halves: this is the referee's hot path. The question goes
-        straight to the pipe (``FdStream.send_all`` would first yield to the scheduler); the
-        wait for the answer is the one checkpoint of the exchange.
+        This is the referee's hot path. The question goes straight to the pipe
+        (``FdStream.send_all`` would first yield to the scheduler). A process whose
+        ``spin_s`` is set and whose recent answers came within it is then polled for its
+        answer (:meth:`_spin`) before the task parks in trio: for a quick bot the exchange
+        costs neither a scheduler round nor a cancel scope, and the referee's core never
+        falls idle and has to be woken. Otherwise one cancel scope covers both halves and
+        the wait for the answer is the one checkpoint.
         """
+        self._asked_at = time.perf_counter()
+        if self.spin_s > 0.0 and self._latency_s < self.spin_s:
+            rest = self._write_now(message)
+            if rest is not None:
+                if not rest and (line := self._spin(deadline)) is not None:
+                    self._unyielded += 1
+                    if self._unyielded >= _SPIN_YIELD_EVERY:
+                        self._unyielded = 0
+                        await trio.lowlevel.checkpoint()
+                    return line
+                return await self._finish(rest, deadline)
+        return await self._finish(memoryview(message), deadline, sent=False)
+
+    def _write_now(self, message: bytes) -> memoryview | None:
+        """Write ``message`` without waiting; what the pipe did not take (empty: all of it
+        went), or None (nothing written) if the pipe is full or not a pipe."""
+        stdin = self.process.stdin
+        if not isinstance(stdin, trio.lowlevel.FdStream):
+            return None
+        try:
+            written = os.write(stdin.fileno(), message)
+        except BlockingIOError:
+            return None
+        except OSError:
+            self.broken = True
+            raise BotCrash("stopped reading its input (the process exited?)") from None
+        if self.transcript is not None:
+            self.transcript.append(("to", message))
+        return memoryview(message)[written:]
+
+    async def _finish(self, rest: memoryview, deadline: float, sent: bool = True) -> bytes:
+        """Write the ``rest`` of a question (all of it unless ``sent``) and wait for its
+        answer, by ``deadline``."""
+        if not sent and self.transcript is not None:
+            self.transcript.append(("to", bytes(rest)))
         try:
             with trio.fail_at(deadline):
-                await self._write(message, at_once=True)
-                return await self._read()
+                if rest:
+                    await self._write_raw(rest)
+                line = await self._read()
         except trio.TooSlowError:
             self.broken = True
             raise BotTimeout("no answer within the time limit") from None
+        self._took(time.perf_counter() - self._asked_at)
+        return line
 
-    async def _write(self, message: bytes, at_once: bool = False) -> None:
+    def _spin(self, deadline: float) -> bytes | None:
+        """Poll for the answer to the question just written, for at most ``spin_s`` (never
+        past ``deadline``); None if it did not come. Between polls the CPU is offered to
+        any other runnable thread."""
+        limit = self._asked_at + min(self.spin_s, deadline - trio.current_time())
+        reader = self.reader
+        while (line := self._line_now(reader)) is None:
+            if time.perf_counter() >= limit:
+                return None
+            os.sched_yield()
+        self._took(time.perf_counter() - self._asked_at)
+        if self.transcript is not None:
+            self.transcript.append(("from", line))
+        return line
+
+    def _took(self, seconds: float) -> None:
+        """Keep the running mean of answer times that decides whether to poll next time."""
+        self._latency_s = 0.8 * self._latency_s + 0.2 * seconds
+
+    def _line_now(self, reader: LineReader) -> bytes | None:
+        try:
+            return reader.line_now()
+        except BotFault:
+            self.broken = True
+            raise
+
+    async def _write(self, message: bytes) -> None:
         if self.transcript is not None:
             self.transcript.append(("to", message))
         try:
             stdin = self.process.stdin
             assert stdin is not None
-            if at_once and isinstance(stdin, trio.lowlevel.FdStream):
+            await stdin.send_all(message)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self.broken = True
+            raise BotCrash("stopped reading its input (the process exited?)") from None
+
+    async def _write_raw(self, message: memoryview) -> None:
+        """Write to the pipe's descriptor at once, waiting only while it is full."""
+        stdin = self.process.stdin
+        try:
+            assert stdin is not None
+            if isinstance(stdin, trio.lowlevel.FdStream):
                 await _write_fd(stdin.fileno(), message)
             else:
                 await stdin.send_all(message)
@@ -438,6 +548,7 @@ async def host_bot(
     log: StderrLog,
     guard: Watchdog | None = None,
     live: set[BotProcess] | None = None,
+    spin_s: float = 0.0,
     *,
     task_status: trio.TaskStatus[BotProcess | BotFault | ResourceShortage] = (
         trio.TASK_STATUS_IGNORED
@@ -448,6 +559,7 @@ async def host_bot(
     Reports through ``task_status`` the handshaken :class:`BotProcess`, the
     :class:`BotFault` that prevented it, or the :class:`ResourceShortage` of the referee
     that did; in every case the process is gone and its folder removed when this returns.
+    ``spin_s`` is the process's :attr:`BotProcess.spin_s` once it is ready.
     """
     limits = spec.limits
     missing = _missing_program(spec.argv()[0])
@@ -495,6 +607,8 @@ async def host_bot(
                 nursery.cancel_scope.cancel()
                 return
             bot.startup_s = time.perf_counter() - started
+            bot.spin_s = spin_s
+            bot._latency_s = 0.0  # the handshake's time was start-up, not answering
             if live is not None:
                 # registered before it is handed over: a caller cancelled in the hand-over
                 # cannot lose it, and BotPool.close_all still ends it
@@ -517,6 +631,20 @@ async def host_bot(
         bot.ending = _ending(polite, exited, left_behind, limits.bye_ms)
         if guard is not None:
             guard.forget(process.pid)
+
+
+ANSWER_SPIN_S = 0.001  # how long a table with a core to spare polls for a quick answer
+
+
+def answer_spin(jobs: int) -> float:
+    """How long a referee playing ``jobs`` games at once polls for each quick answer.
+
+    Only a referee that plays one game at a time and has a second core (where the bot
+    thinks) polls: its thread has nothing else to do while it waits, and a core that falls
+    idle takes tens of microseconds to wake, more than a quick bot takes to answer. With
+    more games at once the thread has other games' answers to handle, so it parks at once.
+    """
+    return ANSWER_SPIN_S if jobs == 1 and len(os.sched_getaffinity(0)) >= 2 else 0.0
 
 
 def idle_cap() -> int:
@@ -602,8 +730,10 @@ class BotPool:
         nursery: trio.Nursery,
         guard: Watchdog | None = None,
         idle: IdleProcesses | None = None,
+        spin_s: float = 0.0,
     ) -> None:
         self.spec = spec
+        self.spin_s = spin_s
         self._hello = hello
         self._workroot = workroot
         self.log = log
@@ -659,7 +789,14 @@ class BotPool:
             self._spawned += 1
             workdir = self._workroot / f"{_safe(self.spec.name)}-{self._spawned}"
             outcome = await self._nursery.start(
-                host_bot, self.spec, self._hello, workdir, self.log, self._guard, self._live
+                host_bot,
+                self.spec,
+                self._hello,
+                workdir,
+                self.log,
+                self._guard,
+                self._live,
+                self.spin_s,
             )
             if not isinstance(outcome, ResourceShortage) or attempt + 1 == _START_TRIES:
                 break

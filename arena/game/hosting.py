@@ -25,8 +25,11 @@ from arena.game.watchdog import Watchdog
 class BotHost:
     """The processes of one ``hosting`` block: pools of reusable processes, or single ones."""
 
-    def __init__(self, workroot: Path, guard: Watchdog, nursery: trio.Nursery) -> None:
+    def __init__(
+        self, workroot: Path, guard: Watchdog, nursery: trio.Nursery, spin_s: float = 0.0
+    ) -> None:
         self.workroot = workroot
+        self.spin_s = spin_s  # see BotProcess.spin_s
         self._guard = guard
         self._nursery = nursery
         self._pools: list[BotPool] = []
@@ -36,7 +39,13 @@ class BotHost:
         """A pool of ``bot``'s processes, each greeted with ``hello``; stderr goes to ``log``
         (default: dropped)."""
         pool = BotPool(
-            bot, hello, self.workroot, log or StderrLog(None, 0), self._nursery, self._guard
+            bot,
+            hello,
+            self.workroot,
+            log or StderrLog(None, 0),
+            self._nursery,
+            self._guard,
+            spin_s=self.spin_s,
         )
         self._pools.append(pool)
         return pool
@@ -61,12 +70,13 @@ class BotHost:
 
 
 @asynccontextmanager
-async def hosting(prefix: str = "arena-bots-") -> AsyncIterator[BotHost]:
-    """A :class:`BotHost` whose processes are all gone when the block is left."""
+async def hosting(prefix: str = "arena-bots-", spin_s: float = 0.0) -> AsyncIterator[BotHost]:
+    """A :class:`BotHost` whose processes are all gone when the block is left; its pools'
+    processes poll ``spin_s`` for quick answers (:func:`~arena.game.botproc.answer_spin`)."""
     with tempfile.TemporaryDirectory(prefix=prefix) as workroot, Watchdog() as guard:
         try:
             async with trio.open_nursery() as nursery:
-                host = BotHost(Path(workroot), guard, nursery)
+                host = BotHost(Path(workroot), guard, nursery, spin_s)
                 try:
                     yield host
                 finally:

@@ -20,7 +20,7 @@ import trio
 
 from arena.config import BotSpec, LeagueConfig
 from arena.errors import ConfigError, ResultsError
-from arena.game.botproc import StderrLog
+from arena.game.botproc import StderrLog, answer_spin
 from arena.game.hosting import BotHost, hosting
 from arena.game.seats import ProcessSeat, Seat
 from arena.game.spec import GameSpec
@@ -106,7 +106,7 @@ async def run_league(
     run = _LeagueRun(config, store, feed, stored, progress, transcripts, people)
     try:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async with hosting() as host:
+            async with hosting(spin_s=answer_spin(max(1, jobs))) as host:
                 await run.play(host, signals, max(1, jobs))
         store.record_ready(run.readies)
     except BaseException:

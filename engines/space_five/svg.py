@@ -32,18 +32,10 @@ def draw(views: Views) -> str:
     canvas.raw(grid)
     top = 44 + height
     for seat in range(players):
-        y = top + seat * 62
-        canvas.rect(8, y, width - 16, 56, "#fff", stroke=seat_colour(seat), width=2)
-        canvas.text(16, y + 18, seat_label(seat, view), bold=True, fill=seat_colour(seat))
-        canvas.text(16, y + 36, f"stack {view['stack_sizes'][seat]}", size=11)
-        hand = views[seat]["hand"] if seat in views else None
-        for i in range(view["hand_sizes"][seat]):
-            cx = 132 + i * (CARD_W + 4)
-            if hand is None:
-                canvas.back(cx, y + 8, w=CARD_W, h=CARD_H)
-            else:
-                name = hand[i]
-                canvas.card(cx, y + 8, name, BACKGROUNDS.get(name[1], "#eee"), w=CARD_W, h=CARD_H)
+        count = view["hand_sizes"][seat]
+        hand = tuple(views[seat]["hand"][:count]) if seat in views else count
+        label = seat_label(seat, view)
+        canvas.raw(_seat(seat, top + seat * 62, width, label, view["stack_sizes"][seat], hand))
     bottom = top + players * 62
     extra = f"box {view['box_size']}"
     if "discard_pile" in view:
@@ -76,3 +68,23 @@ def _layout(layout: Layout, placed: int) -> tuple[int, int, str]:
             width=3 if new else 1,
         )
     return width, rows * CELL, "".join(canvas.parts)
+
+
+@lru_cache(maxsize=1024)
+def _seat(
+    seat: int, y: int, width: int, label: str, stack: int, hand: tuple[str, ...] | int
+) -> str:
+    """One seat's row: its label, stack and hand (the cards' names, or how many face down).
+    Cached: the whole table and each seat's view draw the same rows, step after step."""
+    canvas = Canvas(width)
+    canvas.rect(8, y, width - 16, 56, "#fff", stroke=seat_colour(seat), width=2)
+    canvas.text(16, y + 18, label, bold=True, fill=seat_colour(seat))
+    canvas.text(16, y + 36, f"stack {stack}", size=11)
+    names = hand if isinstance(hand, tuple) else ("",) * hand
+    for i, name in enumerate(names):
+        cx = 132 + i * (CARD_W + 4)
+        if name:
+            canvas.card(cx, y + 8, name, BACKGROUNDS.get(name[1], "#eee"), w=CARD_W, h=CARD_H)
+        else:
+            canvas.back(cx, y + 8, w=CARD_W, h=CARD_H)
+    return "".join(canvas.parts)

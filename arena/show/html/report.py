@@ -1,10 +1,10 @@
 """The league report: one self-contained HTML page about a results folder.
 
 Summary, standings (the same numbers as ``arena standings``) with their warnings, plots
-(matplotlib, inlined SVG), the SPRT status of an SPRT league, and viewers for a bounded
-selection of games (:mod:`arena.show.html.selection`); any other game is one
-``arena view`` away. Games are summarised, never all embedded, so the page's size does
-not grow with the league (docs/report.md measures a 10,000-game league).
+(SVG written by :mod:`arena.show.html.charts`), the SPRT status of an SPRT league, and
+viewers for a bounded selection of games (:mod:`arena.show.html.selection`); any other game
+is one ``arena view`` away. Games are summarised, never all embedded, so the page's size
+does not grow with the league (docs/report.md measures a 10,000-game league).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def build_report(
         (
             "Seat advantage by table size",
             charts.seat_advantage(standings.seats),
-            "Win % by seat (1 = first player) for each table size.",
+            "Win % by seat (seat 0 = the first player, as in the protocol) for each table size.",
         ),
         (
             "Rating over games",

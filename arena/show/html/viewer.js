@@ -1,8 +1,11 @@
 // The game viewer: steps through one stored game (buttons, arrow keys, slider) and toggles
 // between the whole table and one seat's view. For each move: what it was, who made it and
 // in how long, the bot's note and the faults of that move. Game data is gzip + base64 JSON,
-// unpacked with the browser's own DecompressionStream (no library, no network).
+// unpacked with the browser's own DecompressionStream (no library, no network). Each
+// picture comes as a list of indexes into the game's pieces, joined by SEAM when shown.
 "use strict";
+
+const SEAM = "<rect"; // arena/show/html/viewer.py cuts pictures there
 
 async function unpackGame(text) {
   const bytes = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
@@ -91,7 +94,7 @@ class Viewer {
     }
     for (const fault of step.x || []) this.move.append(el("div", { class: "fault" }, fault));
     const picture = this.seat < 0 ? step.full : step.seats[this.seat];
-    this.board.innerHTML = game.pictures[picture];
+    this.board.innerHTML = game.pictures[picture].map((k) => game.pieces[k]).join(SEAM);
     const final = pos === this.last;
     this.result.hidden = !final;
     this.result.textContent = final ? game.result : "";
