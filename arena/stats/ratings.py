@@ -207,27 +207,19 @@ def _row_dict(row: BotStanding) -> dict[str, Any]:
 class _Contests:
     """Every contest with ``k`` entrants in game order, for the online method (which replays
     them one by one), kept compact: bot indices and ranks as flat typed arrays of ``k``
-    entries per contest, and each contest's resampling unit and position in game order."""
+    entries per contest, and each contest's position in game order."""
 
     def __init__(self, k: int) -> None:
         self.k = k
         self._bots = array("i")
         self._ranks = array("i")
-        self._units = array("q")
         self._order = array("q")
 
-    def extend(
-        self, bots: list[int], ranks: list[int], units: list[int], order: Iterable[int]
-    ) -> None:
-        """Contests in game order: ``k`` bots and ranks each, one unit and position each."""
+    def extend(self, bots: list[int], ranks: list[int], order: Iterable[int]) -> None:
+        """Contests in game order: ``k`` bots and ranks each, one position each."""
         self._bots.extend(bots)
         self._ranks.extend(ranks)
-        self._units.extend(units)
         self._order.extend(order)
-
-    def renumber_units(self, renumber: IntArray) -> None:
-        """Replace each unit ``u`` by ``renumber[u]``."""
-        self._units = array("q", renumber[np.frombuffer(self._units, dtype=np.int64)].tolist())
 
     @property
     def bots(self) -> IntArray:
@@ -238,10 +230,6 @@ class _Contests:
     def ranks(self) -> IntArray:
         """``(m, k)`` ranks (1 = best)."""
         return np.frombuffer(self._ranks, dtype=np.int32).astype(np.int64).reshape(-1, self.k)
-
-    @property
-    def units(self) -> IntArray:
-        return np.frombuffer(self._units, dtype=np.int64).copy()
 
     @property
     def order(self) -> IntArray:
@@ -363,7 +351,7 @@ def _parse(batches: Iterable[Sequence[GameRow]], *, stages: bool, in_order: bool
                 np.array(unit_numbers, dtype=np.int64),
             )
             if contests is not None:
-                contests.setdefault(k, _Contests(k)).extend(group_bots, ranks, unit_numbers, orders)
+                contests.setdefault(k, _Contests(k)).extend(group_bots, ranks, orders)
             scores = list(_seat_column(chosen, "scores"))
             for engine in dict.fromkeys(engines):
                 if (engine, k) not in tables:
@@ -385,9 +373,7 @@ def _parse(batches: Iterable[Sequence[GameRow]], *, stages: bool, in_order: bool
         seed_ranks.extend(_solo_ranks(entries, low))
         seed_units.append(unit_of(("solo", key)))
         if contests is not None:
-            contests.setdefault(k, _Contests(k)).extend(
-                seed_bots[-k:], seed_ranks[-k:], seed_units[-1:], [order]
-            )
+            contests.setdefault(k, _Contests(k)).extend(seed_bots[-k:], seed_ranks[-k:], [order])
     for k, (seed_bots, seed_ranks, seed_units) in seeds.items():
         outcomes.add(
             np.array(seed_bots, dtype=np.int64).reshape(-1, k),
@@ -402,8 +388,6 @@ def _parse(batches: Iterable[Sequence[GameRow]], *, stages: bool, in_order: bool
     renumber = np.empty(len(units), dtype=np.int64)
     for number, key in enumerate(sorted(units, key=repr)):
         renumber[units[key]] = number
-    for contest in (contests or {}).values():
-        contest.renumber_units(renumber)
     return _Parsed(
         list(index),
         played,
