@@ -39,6 +39,17 @@ policy, Tesauro and Galperin, "On-line policy improvement using Monte-Carlo sear
 only if its mean utility beats the guide's by more than Z standard errors of the
 difference: a few noisy play-outs no longer pull the bot off a good base policy.
 
+``--paired`` (with ``--guide greedy``) replaces the tree by paired comparisons at the root:
+each sampled world is played twice, after the guide's pick and after one challenger (an
+untried action first, then UCB1 on the mean gain), and both copies meet the same future
+chance (a clone draws the state's chance stream from the same point) and the same
+play-out random stream. The challenger's node sums the gain, its utility minus the
+guide's; the most visited challenger is played if its mean gain exceeds ``--confidence``
+standard errors of the gains (from at least two comparisons), else the guide's pick.
+Common random numbers remove from each difference the luck both copies share (Glasserman
+and Yao, "Some guidelines and guarantees for common random numbers", Management Science
+38(6), 1992), so fewer play-outs tell two actions apart.
+
 Time: each decision spends at most ``--time-share`` (default 0.75) of the ``time_ms`` the
 referee grants, counted from the moment the bot has the ``act`` message: an iteration
 starts only if one more of the mean length so far ends within that share, and the rest of
@@ -50,7 +61,7 @@ on stderr gives the searched decisions, iterations and milliseconds per search.
 
 Run it as ``python -m bots.ismcts [--iterations N] [--exploration C] [--playout P]
 [--epsilon E] [--depth D] [--margin S] [--tree-depth L] [--guide G] [--prior W]
-[--confidence Z] [--time-share F] [--name NAME]``. It knows no game: everything comes
+[--confidence Z] [--paired] [--time-share F] [--name NAME]``. It knows no game: everything comes
 from the engine named in ``hello`` and its contract (and, for the greedy play-outs and
 guide, the bot ``bots.<engine>_greedy``, found by that naming rule); per-engine settings
 are flags in the league files.
@@ -99,8 +110,7 @@ class Node:
 def random_playout(state: State, rng: random.Random, steps: int) -> None:
     """Uniformly random legal actions until the game ends or ``steps`` were played."""
     while steps and state.to_move() is not None:
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+        state.apply_index(rng.randrange(len(state.legal_actions())))
         steps -= 1
 
 
@@ -122,11 +132,14 @@ def greedy_playout(
         while steps and (seat := state.to_move()) is not None:
             legal = state.legal_actions()
             if epsilon and rng.random() < epsilon:
-                state.apply(legal[rng.randrange(len(legal))])
+                state.apply_index(rng.randrange(len(legal)))
             else:
                 info.seat = seat
                 choice = choose(state.observation(seat), legal, info)
-                state.apply(legal[choice] if isinstance(choice, int) else choice)
+                if isinstance(choice, int):
+                    state.apply_index(choice)
+                else:
+                    state.apply(choice)
             steps -= 1
 
     return playout
@@ -160,6 +173,7 @@ class Search:
         margin: float = 0.0,
         tree_depth: int = -1,
         confidence: float = 0.0,
+        paired: bool = False,
     ) -> None:
         self.engine = engine
         self.game = game
@@ -172,8 +186,10 @@ class Search:
         self.margin = margin  # > 0: cut play-outs scored by score margins at this scale
         self.tree_depth = tree_depth  # levels of the tree below the root (-1: no limit)
         self.confidence = confidence  # > 0: leave the guide's pick only on this evidence
+        self.paired = paired and first is not None  # paired comparisons with the guide's pick
         self.iterations = 0
         self.root = Node(game.seat)
+        self.root_keys: list[ActionKey] = []  # the keys of the legal list being searched
 
     def choose(
         self,
@@ -186,8 +202,9 @@ class Search:
         game = self.game
         rng = game.rng
         root = self.root = Node(game.seat)
+        self.root_keys = [action_key(action) for action in legal]
         if self.first_index is not None:
-            self.first = action_key(legal[self.first_index])
+            self.first = self.root_keys[self.first_index]
         done = 0
         started = now = time.monotonic()
         # on the clock, an iteration starts only if one more of the mean length ends in time
@@ -199,22 +216,26 @@ class Search:
             state = self.engine.sample_state(
                 game.players, game.options, game.seat, observations, rng
             )
-            self.iterate(root, state, rng)
+            if self.paired:
+                self.iterate_paired(root, state, rng)
+            else:
+                self.iterate(root, state, rng)
             done += 1
             if iterations is None:
                 now = time.monotonic()
         self.iterations = done
+        if self.paired:
+            return self.paired_pick(root)
         best_index = self.first_index or 0  # no iteration done: the guide's pick, or the first
         best = (0, False, -1.0)
-        for index, action in enumerate(legal):
-            key = action_key(action)
+        for index, key in enumerate(self.root_keys):
             child = root.children.get(key)
             if child is not None and child.visits:
                 value = (child.visits, key == self.first, child.total / child.visits)
                 if value > best:
                     best_index, best = index, value
         if self.confidence and self.first is not None and best_index != self.first_index:
-            best_index = self.keep_guide(root, action_key(legal[best_index]), best_index)
+            best_index = self.keep_guide(root, self.root_keys[best_index], best_index)
         return best_index
 
     def keep_guide(self, root: Node, key: ActionKey, index: int) -> int:
@@ -235,8 +256,12 @@ class Search:
         node = root
         levels = self.tree_depth
         while (seat := state.to_move()) is not None and (levels < 0 or len(path) <= levels):
-            legal = state.legal_actions()
-            keys = [action_key(action) for action in legal]
+            # at the root the sample's legal list equals ``legal`` (the sample_state contract)
+            keys = (
+                self.root_keys
+                if node is root
+                else [action_key(action) for action in state.legal_actions()]
+            )
             untried = [i for i, key in enumerate(keys) if key not in node.children]
             if untried:
                 index = untried[rng.randrange(len(untried))]
@@ -246,29 +271,103 @@ class Search:
                 for key in keys:
                     if key in node.children:
                         node.children[key].available += 1
-                state.apply(legal[index])
+                state.apply_index(index)
                 path.append(child)
                 break
             index = self.select(node, keys)
             node = node.children[keys[index]]
-            state.apply(legal[index])
+            state.apply_index(index)
             path.append(node)
         if state.to_move() is not None:
             self.playout(state, rng, self.depth)
         result = state.result()
-        cut = self.margin > 0 and len(result.scores) > 1 and state.to_move() is not None
+        cut = state.to_move() is not None
         values: dict[int, float] = {}
         for visited in path:
             visited.visits += 1
             if visited is not root:
                 seat = visited.seat
                 if seat not in values:
-                    values[seat] = (
-                        margin_utility(result, seat, self.margin) if cut else utility(result, seat)
-                    )
+                    values[seat] = self.worth(result, seat, cut)
                 value = values[seat]
                 visited.total += value
                 visited.squares += value * value
+
+    def worth(self, result: Result, seat: int, cut: bool) -> float:
+        """The utility of ``result`` for ``seat``: by score margins (``--margin``) when the
+        play-out was ``cut`` before the end at two or more seats, else by ranks."""
+        if cut and self.margin > 0 and len(result.scores) > 1:
+            return margin_utility(result, seat, self.margin)
+        return utility(result, seat)
+
+    def iterate_paired(self, root: Node, state: State, rng: random.Random) -> None:
+        """With ``--paired``: the sampled world is played twice from the root, after the
+        guide's pick and after a challenger (an untried action first, then UCB1 on the mean
+        gain), with the same future chance (a clone draws the state's chance stream from
+        the same point) and the same play-out random stream (common random numbers); the
+        challenger's node sums the gain, its utility minus the guide's, for the bot's seat."""
+        children = root.children
+        keys = self.root_keys
+        untried = [i for i, key in enumerate(keys) if key != self.first and key not in children]
+        if untried:
+            index = untried[rng.randrange(len(untried))]
+            child = children[keys[index]] = Node(root.seat)
+        elif children:
+            index = self.select_gain(root)
+            child = children[keys[index]]
+        else:
+            return  # the guide's pick is the only distinct action
+        seed = rng.getrandbits(64)
+        twin = state.clone()
+        gain = 0.0
+        for world, chosen, sign in ((twin, index, 1.0), (state, self.first_index, -1.0)):
+            assert chosen is not None
+            world.apply_index(chosen)
+            if world.to_move() is not None:
+                self.playout(world, random.Random(seed), self.depth)
+            gain += sign * self.worth(world.result(), root.seat, world.to_move() is not None)
+        root.visits += 1
+        child.visits += 1
+        child.total += gain
+        child.squares += gain * gain
+
+    def select_gain(self, root: Node) -> int:
+        """UCB1 over the challengers (every one tried) on their mean gain over the guide."""
+        best_index, best = 0, -math.inf
+        c = self.exploration
+        log_visits = math.log(root.visits)
+        children = root.children
+        for index, key in enumerate(self.root_keys):
+            child = children.get(key)
+            if child is None:
+                continue  # the guide's pick
+            visits = child.visits
+            score = child.total / visits + c * math.sqrt(log_visits / visits)
+            if score > best:
+                best_index, best = index, score
+        return best_index
+
+    def paired_pick(self, root: Node) -> int:
+        """With ``--paired``: the most visited challenger (ties: the higher mean gain) if its
+        mean gain over the guide's pick exceeds ``--confidence`` standard errors (from at
+        least two comparisons; with Z = 0: a positive mean), else the guide's pick."""
+        guide = self.first_index
+        assert guide is not None
+        best_index, best = guide, (0, -math.inf)
+        for index, key in enumerate(self.root_keys):
+            child = root.children.get(key)
+            if child is not None and child.visits:
+                value = (child.visits, child.total / child.visits)
+                if value > best:
+                    best_index, best = index, value
+        if best_index == guide:
+            return guide
+        child = root.children[self.root_keys[best_index]]
+        if child.visits < 2:
+            return guide
+        if child.total / child.visits > self.confidence * math.sqrt(child.spread()):
+            return best_index
+        return guide
 
     def select(self, node: Node, keys: list[ActionKey]) -> int:
         """UCB1 with availability counts over the children legal in this determinization,
@@ -304,6 +403,36 @@ class Settings:
     tree_depth: int = -1
     confidence: float = 0.0
     time_share: float = 0.75
+    paired: bool = False
+
+
+def make_search(
+    settings: Settings, observation: dict[str, Any], legal: list[Action], game: GameInfo
+) -> Search:
+    """The search for one decision with these settings (the guide asked for its pick)."""
+    engine = engines.get(game.engine)
+    first = None
+    playout: Playout = random_playout
+    if settings.playout == "greedy":
+        playout = greedy_playout(
+            load_greedy(engine), engine, game.options, game.players, settings.epsilon
+        )
+    if settings.guide == "greedy":
+        choice = load_greedy(engine)(observation, legal, game)
+        first = choice if isinstance(choice, int) else legal.index(choice)
+    return Search(
+        engine,
+        game,
+        settings.exploration,
+        playout,
+        settings.depth,
+        first,
+        settings.prior,
+        settings.margin,
+        settings.tree_depth,
+        settings.confidence,
+        settings.paired,
+    )
 
 
 def make_choose(settings: Settings) -> Callable[[dict[str, Any], list[Action], GameInfo], int]:
@@ -315,28 +444,7 @@ def make_choose(settings: Settings) -> Callable[[dict[str, Any], list[Action], G
         observations.append(observation)
         if len(legal) == 1:
             return 0
-        engine = engines.get(game.engine)
-        first = None
-        playout: Playout = random_playout
-        if settings.playout == "greedy":
-            playout = greedy_playout(
-                load_greedy(engine), engine, game.options, game.players, settings.epsilon
-            )
-        if settings.guide == "greedy":
-            choice = load_greedy(engine)(observation, legal, game)
-            first = choice if isinstance(choice, int) else legal.index(choice)
-        search = Search(
-            engine,
-            game,
-            settings.exploration,
-            playout,
-            settings.depth,
-            first,
-            settings.prior,
-            settings.margin,
-            settings.tree_depth,
-            settings.confidence,
-        )
+        search = make_search(settings, observation, legal, game)
         deadline = started + settings.time_share * game.time_ms / 1000
         index = search.choose(observations, legal, settings.iterations, deadline)
         spent = time.monotonic() - started
@@ -365,7 +473,8 @@ def report(result: dict[str, Any], observation: dict[str, Any], game: GameInfo) 
     )
 
 
-def main(argv: list[str] | None = None) -> None:
+def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
+    """The settings and the bot name from the command line (see the module doc)."""
     parser = argparse.ArgumentParser(
         prog="python -m bots.ismcts", description=__doc__.split("\n")[0]
     )
@@ -426,6 +535,13 @@ def main(argv: list[str] | None = None) -> None:
         "by more than Z standard errors (default 0: the most visited action)",
     )
     parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="with --guide greedy: flat search that plays each sampled world after the "
+        "guide's pick and after one challenger, on the same chance and play-out random "
+        "stream, and compares them by the paired differences",
+    )
+    parser.add_argument(
         "--time-share",
         type=float,
         default=0.75,
@@ -433,22 +549,26 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--name", default="ismcts", help="the name sent in ready")
     args = parser.parse_args(argv)
-    choose = make_choose(
-        Settings(
-            args.iterations,
-            args.exploration,
-            args.playout,
-            args.epsilon,
-            args.depth,
-            args.margin,
-            args.guide,
-            args.prior,
-            args.tree_depth,
-            args.confidence,
-            args.time_share,
-        )
+    settings = Settings(
+        args.iterations,
+        args.exploration,
+        args.playout,
+        args.epsilon,
+        args.depth,
+        args.margin,
+        args.guide,
+        args.prior,
+        args.tree_depth,
+        args.confidence,
+        args.time_share,
+        args.paired,
     )
-    run(choose, name=args.name, version="2", on_end=report)
+    return settings, args.name
+
+
+def main(argv: list[str] | None = None) -> None:
+    settings, name = parse(argv)
+    run(make_choose(settings), name=name, version="3", on_end=report)
 
 
 if __name__ == "__main__":

@@ -248,6 +248,7 @@ def test_axis_ticks_are_round_and_cover_the_data() -> None:
     assert charts.ticks(0, 1, whole=True) == [0, 1]
     assert charts.log_ticks(0.08, 12) == [0.1, 0.2, 0.5, 1, 2, 5, 10]
     assert charts.log_ticks(0.001, 1e6)[:3] == [0.001, 0.01, 0.1]  # past a dozen: decades
+    assert charts.log_ticks(2.5, 3.6) == [3.0]  # no 1, 2 or 5 in the range: its middle
 
 
 def test_a_long_rating_path_keeps_its_extremes() -> None:

@@ -130,3 +130,19 @@ def test_flat_search_leaves_a_wrong_guide_on_clear_evidence() -> None:
         )
         assert legal[search.choose(seen, legal, iterations, 0.0)]["n"] == taken
         assert all(not child.children for child in search.root.children.values())
+
+
+def test_paired_search_leaves_a_wrong_guide_on_clear_evidence() -> None:
+    """Pile 4 again, the guide taking 2: paired comparisons (each sampled world played
+    after the guide's take and after the other one, on the same random stream) overrule it
+    after 200 iterations and keep it after 1; only the challenger gets a node."""
+    engine = ToyEngine()
+    seen = [engine.new_game(2, 1, {"pile": 4}).observation(0)]
+    legal = [{"type": "take", "n": 1}, {"type": "take", "n": 2}]
+    for iterations, taken in ((200, 1), (1, 2)):
+        game = GameInfo("toy", {"pile": 4}, "g", 0, 2, 1, random.Random(3))
+        search = Search(engine, game, 0.7, random_playout, -1, first=1, confidence=1.0, paired=True)
+        assert legal[search.choose(seen, legal, iterations, 0.0)]["n"] == taken
+        assert list(search.root.children) == [action_key(legal[0])]
+        challenger = search.root.children[action_key(legal[0])]
+        assert challenger.visits == iterations and -1.0 <= challenger.total / iterations <= 1.0

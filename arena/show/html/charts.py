@@ -148,7 +148,8 @@ def ticks(lo: float, hi: float, count: int = 6, *, whole: bool = False) -> list[
 
 def log_ticks(lo: float, hi: float) -> list[float]:
     """1, 2 and 5 times each power of ten from ``lo`` to ``hi`` (both positive); the powers
-    of ten alone when that would be more than a dozen."""
+    of ten alone when that would be more than a dozen, the middle (two digits) when there is
+    none."""
     found = []
     for power in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
         for mantissa in (1, 2, 5):
@@ -157,7 +158,7 @@ def log_ticks(lo: float, hi: float) -> list[float]:
                 found.append(value)
     if len(found) > 12:
         found = [v for v in found if abs(math.log10(v) - round(math.log10(v))) < 1e-9]
-    return found
+    return found or [float(f"{math.sqrt(lo * hi):.2g}")]
 
 
 def number(value: float) -> str:
