@@ -24,6 +24,7 @@ ELO_PER_NAT = 400.0 / math.log(10.0)
 _MAX_STEP = 3.0  # nats per iteration: keeps Newton stable when a bot is nearly all-win/all-loss
 _TOL = 1e-9
 _MAX_ITER = 200
+_INCIDENCE_LIMIT = 1 << 22  # entries of the sets x bots matrix (32 MiB) for batched fits
 
 
 def sum_by(index: IntArray, weights: FloatArray, size: int) -> FloatArray:
@@ -84,51 +85,36 @@ def fit_bt(wins: FloatArray, start: FloatArray | None = None) -> FloatArray:
     return theta - theta.mean(axis=-1, keepdims=True)
 
 
-def _unique_rows(rows: IntArray, base: int) -> tuple[IntArray, IntArray]:
-    """``np.unique(rows, axis=0, return_inverse=True)`` for rows of integers in ``[0, base)``:
-    the same sorted rows and inverse, from one integer key per row (the rows' digits in base
-    ``base``, which sort as the rows do) instead of a sort of whole rows (30x slower)."""
-    width = rows.shape[1]
-    if width == 0 or base**width >= 2**62:
-        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
-        return unique, inverse.reshape(-1)
-    key = np.zeros(len(rows), dtype=np.int64)
-    for column in range(width):
-        key = key * base + rows[:, column]
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    return rows[first], inverse.reshape(-1)
-
-
 class PlackettLuce:
     """Plackett–Luce choice stages, aggregated by choice set.
 
     A finishing order ``(b1, b2, ..., bk)`` is ``k - 1`` stages: ``b1`` chosen among all
-    ``k``, ``b2`` among the rest, and so on. ``members[s, 0]`` is stage ``s``'s chosen bot,
-    the other columns the rest of its choice set, padded with ``n`` (a dummy of strength 0).
+    ``k``, ``b2`` among the rest, and so on. ``sets[s]`` is one distinct choice set, its bots
+    padded with ``n`` (a dummy of strength 0); the data are a weight per set (how many stages
+    were chosen from it) and a weight per bot (how many stages it was chosen in).
 
-    The log-likelihood is ``sum(w_s * theta[chosen_s]) - sum(w_s * log sum(exp(theta[set_s])))``:
+    The log-likelihood is ``sum(w_b * theta[b]) - sum(w_s * log sum(exp(theta[set_s])))``:
     who was chosen enters only through the first sum (a per-bot total), so the expensive part
     (probabilities, gradient spread and Hessian) is computed once per distinct *set*, however
     many stages and finishing orders share it.
     """
 
-    def __init__(self, n: int, members: IntArray) -> None:
+    def __init__(self, n: int, sets: IntArray) -> None:
         self.n = n
-        width = members.shape[1] if members.size else 2
-        members = members.reshape(-1, width)
-        self.chosen = members[:, 0].copy()
-        self.sets, self.stage_set = _unique_rows(np.sort(members, axis=1), n + 1)
+        self.sets = sets.reshape(len(sets), -1)
         size = n + 1
         self._flat_members = self.sets.reshape(-1)
         self._pair_index = (self.sets[:, :, None] * size + self.sets[:, None, :]).reshape(-1)
-
-    def set_weights(self, stage_weights: FloatArray) -> FloatArray:
-        """Sum stage weights per distinct choice set."""
-        return sum_by(self.stage_set, stage_weights, len(self.sets))
-
-    def chosen_weights(self, stage_weights: FloatArray) -> FloatArray:
-        """Sum stage weights per chosen bot (the first term of the log-likelihood)."""
-        return sum_by(self.chosen, stage_weights, self.n + 1)[: self.n]
+        # sets x bots (multiplicities), for many fits at once as matrix products, when small
+        self._incidence: FloatArray | None = None
+        if len(self.sets) * size <= _INCIDENCE_LIMIT:
+            incidence = np.zeros((len(self.sets), size))
+            np.add.at(
+                incidence,
+                (np.arange(len(self.sets)).repeat(self.sets.shape[1]), self._flat_members),
+                1.0,
+            )
+            self._incidence = incidence
 
     def fit(
         self,
@@ -174,6 +160,46 @@ class PlackettLuce:
         _, spread, p = self._gradient(theta, set_weights, np.zeros(self.n), prior_wins)
         hessian = self._hessian(theta, set_weights, prior_wins, spread, p)
         return np.asarray(np.linalg.inv(hessian), dtype=np.float64)
+
+    def fit_many(
+        self,
+        set_weights: FloatArray,
+        chosen: FloatArray,
+        prior_wins: FloatArray,
+        start: FloatArray,
+        curvature: FloatArray,
+    ) -> FloatArray:
+        """:meth:`fit` with ``curvature`` of each row of ``set_weights`` and ``chosen`` (e.g.
+        bootstrap resamples), all from ``start``: row ``r`` takes the same chord steps and
+        stops at the same one as ``fit(set_weights[r], chosen[r], ...)``; the steps of the rows
+        still moving are computed together, as matrix products over the sets-by-bots
+        incidence (or one row at a time when that matrix would be large)."""
+        rows, n = len(set_weights), self.n
+        if self._incidence is None or n == 0:
+            fits = [
+                self.fit(w, c, prior_wins, start=start, curvature=curvature)
+                for w, c in zip(set_weights, chosen, strict=True)
+            ]
+            return np.array(fits, dtype=np.float64).reshape(rows, n)
+        incidence = self._incidence
+        prior_games = prior_wins + prior_wins.T
+        prior_won = prior_wins.sum(axis=1)
+        theta = np.tile(np.asarray(start, dtype=np.float64), (rows, 1))
+        moving = np.arange(rows)
+        for _ in range(_MAX_ITER):
+            if not len(moving):
+                break
+            t = theta[moving]
+            e = np.zeros((len(moving), n + 1))
+            e[:, :n] = np.exp(t - np.maximum(t.max(axis=1, keepdims=True), 0.0))
+            share = set_weights[moving] / (e @ incidence.T)
+            spread = e[:, :n] * (share @ incidence[:, :n])
+            pp = _logistic(t[:, :, None] - t[:, None, :])
+            grad = chosen[moving] - spread + prior_won - (prior_games * pp).sum(axis=-1)
+            step = _damped(grad @ curvature.T)
+            theta[moving] = t + step
+            moving = moving[np.abs(step).max(axis=1) >= _TOL]
+        return theta - theta.mean(axis=1, keepdims=True)
 
     def _gradient(
         self, theta: FloatArray, set_weights: FloatArray, chosen: FloatArray, prior_wins: FloatArray

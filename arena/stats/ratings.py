@@ -19,23 +19,35 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import math
 from array import array
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from itertools import accumulate, chain, compress
 from operator import itemgetter
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from arena.errors import VERDICTS, ConfigError
 from arena.record import GameRecord, GameRow
-from arena.stats.bootstrap import percentile_interval, resample_counts, superiority
+from arena.stats.bootstrap import Resampled, percentile_interval, resample_counts, superiority
 from arena.stats.mle import ELO_PER_NAT, FloatArray, IntArray, PlackettLuce, fit_bt, sum_by
+from arena.stats.outcomes import (
+    BOT_BITS,
+    MEETINGS,
+    POINTS_LOW,
+    WON_HIGH,
+    WON_LOW,
+    Outcomes,
+    pair_matrix,
+)
 from arena.stats.sprt import Sprt
 
 __all__ = [
@@ -193,29 +205,21 @@ def _row_dict(row: BotStanding) -> dict[str, Any]:
 
 
 class _Contests:
-    """Every contest with ``k`` entrants, kept compact (a results folder may hold 100,000s of
-    games): bot indices and ranks as flat typed arrays of ``k`` entries per contest, and each
-    contest's resampling unit and position in game order."""
+    """Every contest with ``k`` entrants in game order, for the online method (which replays
+    them one by one), kept compact: bot indices and ranks as flat typed arrays of ``k``
+    entries per contest, and each contest's position in game order."""
 
     def __init__(self, k: int) -> None:
         self.k = k
         self._bots = array("i")
         self._ranks = array("i")
-        self._units = array("q")
         self._order = array("q")
 
-    def extend(
-        self, bots: list[int], ranks: list[int], units: list[int], order: Iterable[int]
-    ) -> None:
-        """Contests in game order: ``k`` bots and ranks each, one unit and position each."""
+    def extend(self, bots: list[int], ranks: list[int], order: Iterable[int]) -> None:
+        """Contests in game order: ``k`` bots and ranks each, one position each."""
         self._bots.extend(bots)
         self._ranks.extend(ranks)
-        self._units.extend(units)
         self._order.extend(order)
-
-    def renumber_units(self, renumber: IntArray) -> None:
-        """Replace each unit ``u`` by ``renumber[u]``."""
-        self._units = array("q", renumber[np.frombuffer(self._units, dtype=np.int64)].tolist())
 
     @property
     def bots(self) -> IntArray:
@@ -228,10 +232,6 @@ class _Contests:
         return np.frombuffer(self._ranks, dtype=np.int32).astype(np.int64).reshape(-1, self.k)
 
     @property
-    def units(self) -> IntArray:
-        return np.frombuffer(self._units, dtype=np.int64).copy()
-
-    @property
     def order(self) -> IntArray:
         return np.frombuffer(self._order, dtype=np.int64).copy()
 
@@ -242,7 +242,11 @@ class _Parsed:
     played: FloatArray
     """Per bot: games (seats taken), forfeits, decisions, think time (ms) — rows in this order."""
     verdicts: list[dict[str, int]]
-    contests: dict[int, _Contests]
+    outcomes: Outcomes
+    contests: dict[int, _Contests] | None
+    """Every contest, for the online method only (None otherwise)."""
+    renumber: IntArray
+    """Unit numbers as read -> resampling unit numbers (in a fixed order)."""
     seats: tuple[SeatStat, ...]
     units: int
     games: int
@@ -256,17 +260,20 @@ def _solo_ranks(entries: list[tuple[int, float, bool]], low: bool) -> list[int]:
     return [1 + sum(other > v for other in values) for v in values]
 
 
-def _parse(batches: Iterable[Sequence[GameRow]]) -> _Parsed:
+def _parse(batches: Iterable[Sequence[GameRow]], *, stages: bool, in_order: bool) -> _Parsed:
     """One pass over the games, a batch of rows at a time (a stream is fine): per-bot and
-    per-table sums, and the contests in compact arrays; no game is kept.
+    per-table sums, and the contests' :class:`~arena.stats.outcomes.Outcomes` (with the
+    Plackett–Luce ``stages`` if asked); no game is kept, and no contest unless ``in_order``
+    (the online method replays them).
 
-    The sums are the running sums game after game: each batch's ``np.bincount`` starts from
-    the totals so far and adds the batch's values in row order.
+    The per-bot and per-table sums are the running sums game after game: each batch's
+    ``np.bincount`` starts from the totals so far and adds the batch's values in row order.
     """
     index: dict[str, int] = {}
     verdict_counts: list[dict[str, int]] = []
     played = np.zeros((4, 0))  # per bot: games, forfeits, decisions, think_ms
-    contests: dict[int, _Contests] = {}
+    outcomes = Outcomes(stages=stages)
+    contests: dict[int, _Contests] | None = {} if in_order else None
     tables: dict[tuple[str, int], _TableSums] = {}
     units: dict[Hashable, int] = {}
     solo: dict[Hashable, tuple[int, bool, list[tuple[int, float, bool]]]] = {}
@@ -337,9 +344,14 @@ def _parse(batches: Iterable[Sequence[GameRow]]) -> _Parsed:
                 map(itemgetter("block"), chosen),
                 strict=True,
             )
-            if k not in contests:
-                contests[k] = _Contests(k)
-            contests[k].extend(group_bots, ranks, list(map(unit_of, unit_keys)), orders)
+            unit_numbers = list(map(unit_of, unit_keys))
+            outcomes.add(
+                np.array(group_bots, dtype=np.int64).reshape(-1, k),
+                np.array(ranks, dtype=np.int64).reshape(-1, k),
+                np.array(unit_numbers, dtype=np.int64),
+            )
+            if contests is not None:
+                contests.setdefault(k, _Contests(k)).extend(group_bots, ranks, orders)
             scores = list(_seat_column(chosen, "scores"))
             for engine in dict.fromkeys(engines):
                 if (engine, k) not in tables:
@@ -352,12 +364,21 @@ def _parse(batches: Iterable[Sequence[GameRow]]) -> _Parsed:
                         list(compress(scores, mine)), list(compress(ranks, mine))
                     )
         games += len(rows)
+    # each solo seed is one contest among the bots that played it, and one unit
+    seeds: dict[int, tuple[list[int], list[int], list[int]]] = defaultdict(lambda: ([], [], []))
     for key, (order, low, entries) in solo.items():
         k = len(entries)
-        if k not in contests:
-            contests[k] = _Contests(k)
-        contests[k].extend(
-            [b for b, _, _ in entries], _solo_ranks(entries, low), [unit_of(("solo", key))], [order]
+        seed_bots, seed_ranks, seed_units = seeds[k]
+        seed_bots.extend(b for b, _, _ in entries)
+        seed_ranks.extend(_solo_ranks(entries, low))
+        seed_units.append(unit_of(("solo", key)))
+        if contests is not None:
+            contests.setdefault(k, _Contests(k)).extend(seed_bots[-k:], seed_ranks[-k:], [order])
+    for k, (seed_bots, seed_ranks, seed_units) in seeds.items():
+        outcomes.add(
+            np.array(seed_bots, dtype=np.int64).reshape(-1, k),
+            np.array(seed_ranks, dtype=np.int64).reshape(-1, k),
+            np.array(seed_units, dtype=np.int64),
         )
     seats = tuple(
         stat for (engine, k), sums in sorted(tables.items()) for stat in sums.stats(engine)
@@ -367,13 +388,13 @@ def _parse(batches: Iterable[Sequence[GameRow]]) -> _Parsed:
     renumber = np.empty(len(units), dtype=np.int64)
     for number, key in enumerate(sorted(units, key=repr)):
         renumber[units[key]] = number
-    for contest in contests.values():
-        contest.renumber_units(renumber)
     return _Parsed(
         list(index),
         played,
         verdict_counts,
+        outcomes,
         contests,
+        renumber,
         seats,
         len(units),
         games,
@@ -437,13 +458,13 @@ class _TableSums:
 
 @dataclass
 class _Pairs:
-    """Pairwise outcomes of every contest: ``a`` scored ``score`` (1, 0.5, 0) against ``b``."""
+    """Pairwise outcomes of every contest, for the online method: ``a`` scored ``score``
+    (1, 0.5, 0) against ``b`` in the contest at ``order`` in game order."""
 
     a: IntArray
     b: IntArray
     score: FloatArray
     weight: FloatArray
-    unit: IntArray
     order: IntArray
 
 
@@ -453,24 +474,19 @@ def _pairs(contests: Mapping[int, _Contests]) -> _Pairs:
     for k, group in contests.items():
         if k < 2:
             continue
-        bots, ranks, units, order = group.bots, group.ranks, group.units, group.order
+        bots, ranks, order = group.bots, group.ranks, group.order
         for i, j in itertools.combinations(range(k), 2):
             keep = bots[:, i] != bots[:, j]  # a bot in two seats does not play itself
             ri, rj = ranks[keep, i], ranks[keep, j]
             score = (ri < rj) + 0.5 * (ri == rj)
-            parts.append((bots[keep, i], bots[keep, j], units[keep], order[keep]))
+            parts.append((bots[keep, i], bots[keep, j], order[keep]))
             fparts.append((score, np.full(len(score), 1.0 / (k - 1))))
     if not parts:
         empty_i, empty_f = np.zeros(0, np.int64), np.zeros(0)
-        return _Pairs(empty_i, empty_i, empty_f, empty_f, empty_i, empty_i)
-    a, b, unit, order = (np.concatenate(col) for col in zip(*parts, strict=True))
+        return _Pairs(empty_i, empty_i, empty_f, empty_f, empty_i)
+    a, b, order = (np.concatenate(col) for col in zip(*parts, strict=True))
     score, weight = (np.concatenate(col) for col in zip(*fparts, strict=True))
-    return _Pairs(a, b, score, weight, unit, order)
-
-
-def _matrix(n: int, a: IntArray, b: IntArray, forward: FloatArray, back: FloatArray) -> FloatArray:
-    """``m[a, b] += forward`` and ``m[b, a] += back`` for every pair."""
-    return (sum_by(a * n + b, forward, n * n) + sum_by(b * n + a, back, n * n)).reshape(n, n)
+    return _Pairs(a, b, score, weight, order)
 
 
 def _prior_wins(n: int, prior: float) -> FloatArray:
@@ -486,119 +502,55 @@ def _prior_wins(n: int, prior: float) -> FloatArray:
 
 
 def _fit_bt(
-    n: int, pairs: _Pairs, prior: FloatArray, units: int, resamples: int, seed: int
+    n: int, data: _Parsed, prior: FloatArray, resamples: int, seed: int
 ) -> tuple[FloatArray, FloatArray]:
-    """Full-data BT strengths and one row of strengths per bootstrap resample."""
-    won = pairs.weight * pairs.score
-    lost = pairs.weight * (1.0 - pairs.score)
-    theta = fit_bt(_matrix(n, pairs.a, pairs.b, won, lost) + prior)
-    # one entry per (unit, ordered pair): a resample is a count-weighted sum of them
-    keys = np.concatenate(
-        [(pairs.unit * n + pairs.a) * n + pairs.b, (pairs.unit * n + pairs.b) * n + pairs.a]
-    )
-    uniq, inverse = np.unique(keys, return_inverse=True)
-    value = sum_by(inverse.reshape(-1), np.concatenate([won, lost]), len(uniq))
-    entry_unit, entry_pair = uniq // (n * n), uniq % (n * n)
+    """Full-data BT strengths and one row of strengths per bootstrap resample.
+
+    A resample's win matrix is the count-weighted sum of the units' pair sums (a product
+    over the (unit, pair) entries), never a pass over games."""
+    unit, key, values = data.outcomes.pairs(data.renumber)
+    won = values[:, [WON_LOW, WON_HIGH]]
+    theta = fit_bt(pair_matrix(n, key, won[:, 0], won[:, 1]) + prior)
+    pair_keys, pair = np.unique(key, return_inverse=True)
+    low, high = pair_keys >> BOT_BITS, pair_keys & ((1 << BOT_BITS) - 1)
+    resampled = Resampled(unit, pair.reshape(-1), won, len(pair_keys))
     samples: list[FloatArray] = []
-    for counts in resample_counts(np.random.default_rng(seed), units, resamples):
-        wins = np.stack([sum_by(entry_pair, row[entry_unit] * value, n * n) for row in counts])
-        samples.append(fit_bt(wins.reshape(-1, n, n) + prior, start=theta))
+    for counts in resample_counts(np.random.default_rng(seed), data.units, resamples):
+        sums = resampled(counts)
+        wins = np.tile(prior, (len(counts), 1, 1))
+        wins[:, low, high] += sums[:, :, 0]
+        wins[:, high, low] += sums[:, :, 1]
+        samples.append(fit_bt(wins, start=theta))
     return theta, _stack(samples, n)
-
-
-def _pl_stages(contests: Mapping[int, _Contests], n: int) -> tuple[IntArray, FloatArray, IntArray]:
-    """Choice stages of every finishing order (see :class:`arena.stats.mle.PlackettLuce`).
-
-    Tied bots are expanded into every order among them, each weighted equally (a two-bot
-    tie is half a win each way, as in the Bradley–Terry model).
-    """
-    width = max((k for k in contests if k >= 2), default=2)
-    members: list[IntArray] = []
-    weights: list[FloatArray] = []
-    units: list[IntArray] = []
-    for k, group in contests.items():
-        if k < 2:
-            continue
-        bots, ranks, unit = group.bots, group.ranks, group.units
-        by_place = np.argsort(ranks, axis=1, kind="stable")
-        tied = (np.diff(np.take_along_axis(ranks, by_place, axis=1), axis=1) == 0).any(axis=1)
-        # untied orders, all at once: stage s is the finish from place s on
-        finish = np.take_along_axis(bots[~tied], by_place[~tied], axis=1)
-        for s in range(k - 1):
-            pad = np.full((len(finish), width - k + s), n, dtype=np.int64)
-            members.append(np.concatenate([finish[:, s:], pad], axis=1))
-            weights.append(np.ones(len(finish)))
-            units.append(unit[~tied])
-        for row in np.flatnonzero(tied):
-            m, w = _tied_stages(bots[row].tolist(), ranks[row].tolist(), n, width)
-            members.append(m)
-            weights.append(w)
-            units.append(np.full(len(w), unit[row], dtype=np.int64))
-    if not members:
-        return np.zeros((0, width), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64)
-    return np.concatenate(members), np.concatenate(weights), np.concatenate(units)
-
-
-def _tied_stages(
-    bots: list[int], ranks: list[int], n: int, width: int
-) -> tuple[IntArray, FloatArray]:
-    """The stages of one finishing order with ties: every order among tied bots, equally."""
-    tiers: dict[int, list[int]] = defaultdict(list)
-    for b, r in zip(bots, ranks, strict=True):
-        tiers[r].append(b)
-    orders = [
-        list(itertools.chain.from_iterable(parts))
-        for parts in itertools.product(*(itertools.permutations(tiers[r]) for r in sorted(tiers)))
-    ]
-    k = len(bots)
-    members = [finish[s:] + [n] * (width - k + s) for finish in orders for s in range(k - 1)]
-    weights = np.full(len(members), 1.0 / len(orders))
-    return np.array(members, dtype=np.int64).reshape(-1, width), weights
 
 
 def _fit_pl(
-    n: int,
-    contests: Mapping[int, _Contests],
-    prior: FloatArray,
-    units: int,
-    resamples: int,
-    seed: int,
+    n: int, data: _Parsed, prior: FloatArray, resamples: int, seed: int
 ) -> tuple[FloatArray, FloatArray]:
-    members, weights, stage_unit = _pl_stages(contests, n)
-    model = PlackettLuce(n, members)
-    full_sets = model.set_weights(weights)
-    theta = model.fit(full_sets, model.chosen_weights(weights), prior)
+    """Full-data PL strengths (Newton) and one row per bootstrap resample (chord steps with
+    the full data's curvature, all the resamples of a chunk together)."""
+    outcomes = data.outcomes
+    model = PlackettLuce(n, outcomes.set_members(n))
+    sets = len(model.sets)
+    by_set, by_chosen = outcomes.stage_sums(data.renumber, n)
+    set_unit, set_key, set_weight = by_set
+    bot_unit, bot_key, bot_weight = by_chosen
+    full_sets = sum_by(set_key, set_weight[:, 0], sets)
+    theta = model.fit(full_sets, sum_by(bot_key, bot_weight[:, 0], n), prior)
     curvature = model.curvature(theta, full_sets, prior)
-    # a resample only reweighs units: sum each unit's stages once, per set and per chosen bot
-    by_set = _UnitSums(stage_unit, model.stage_set, weights, len(model.sets))
-    by_chosen = _UnitSums(stage_unit, model.chosen, weights, n + 1)
+    set_sums = Resampled(set_unit, set_key, set_weight, sets)
+    bot_sums = Resampled(bot_unit, bot_key, bot_weight, n)
     samples = [
-        model.fit(
-            by_set.resampled(row),
-            by_chosen.resampled(row)[:n],
+        model.fit_many(
+            set_sums(counts)[:, :, 0],
+            bot_sums(counts)[:, :, 0],
             prior,
-            start=theta,
-            curvature=curvature,
+            theta,
+            curvature,
         )
-        for counts in resample_counts(np.random.default_rng(seed), units, resamples)
-        for row in counts
+        for counts in resample_counts(np.random.default_rng(seed), data.units, resamples)
     ]
     return theta, _stack(samples, n)
-
-
-class _UnitSums:
-    """Stage weights summed per (unit, key): a resample is a count-weighted sum over units."""
-
-    def __init__(self, unit: IntArray, key: IntArray, weights: FloatArray, size: int) -> None:
-        entries, inverse = np.unique(unit * size + key, return_inverse=True)
-        self.value = sum_by(inverse.reshape(-1), weights, len(entries))
-        self.unit = entries // size
-        self.key = entries % size
-        self.size = size
-
-    def resampled(self, counts: FloatArray) -> FloatArray:
-        """Per-key totals when unit ``u`` is drawn ``counts[u]`` times."""
-        return sum_by(self.key, counts[self.unit] * self.value, self.size)
 
 
 def _stack(samples: list[FloatArray], n: int) -> FloatArray:
@@ -656,6 +608,20 @@ def _pct(part: float, rest: float) -> float:
 
 
 ROWS_PER_BATCH = 4096
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off: reading creates many small containers (the
+    parsed rows) that never form cycles, and the collector would trace each batch of them
+    while it is alive, for nothing (a third of the reading time of a large folder)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def compute_standings(
@@ -721,20 +687,22 @@ def standings_of_rows(
     if not prior >= 0:
         raise ConfigError(f"prior must be >= 0 virtual draws, got {prior}")
 
-    data = _parse(batches)
+    with _collector_paused():
+        data = _parse(batches, stages=model == "pl", in_order=method == "online")
     names, n = data.names, len(data.names)
     anchor_bot, anchor_rating = _anchor(anchor, names)
-    pairs = _pairs(data.contests)
     prior_wins = _prior_wins(n, prior)
     resamples = bootstrap if method == "ml" and n > 0 else 0
     notes: list[str] = []
     if method == "online":
-        theta, samples = _online(n, pairs), np.zeros((0, n))
+        theta, samples = _online(n, _pairs(data.contests or {})), np.zeros((0, n))
         notes.append("online Elo depends on game order and has no intervals")
-    elif model == "pl":
-        theta, samples = _fit_pl(n, data.contests, prior_wins, data.units, resamples, seed)
     else:
-        theta, samples = _fit_bt(n, pairs, prior_wins, data.units, resamples, seed)
+        # the fits multiply small matrices: BLAS threads would only spin (on a busy machine
+        # they cost several times the CPU they save)
+        with threadpool_limits(limits=1, user_api="blas"):
+            fit = _fit_pl if model == "pl" else _fit_bt
+            theta, samples = fit(n, data, prior_wins, resamples, seed)
     if data.disqualified:
         notes.append(f"DISQUALIFIED (failed to start): {', '.join(data.disqualified)}.")
     elo = _to_elo(theta, anchor_bot, anchor_rating)
@@ -752,22 +720,14 @@ def standings_of_rows(
         }
 
     # beside the Elo: pairwise score, crosstable, wins and places
-    weighted = _matrix(
-        n, pairs.a, pairs.b, pairs.weight * pairs.score, pairs.weight * (1 - pairs.score)
-    )
-    points = _matrix(n, pairs.a, pairs.b, pairs.score, 1.0 - pairs.score)
-    ones = np.ones(len(pairs.a))
-    meetings = _matrix(n, pairs.a, pairs.b, ones, ones)
+    _, key, sums = data.outcomes.pairs(data.renumber)
+    weighted = pair_matrix(n, key, sums[:, WON_LOW], sums[:, WON_HIGH])
+    points = pair_matrix(n, key, sums[:, POINTS_LOW], sums[:, MEETINGS] - sums[:, POINTS_LOW])
+    meetings = pair_matrix(n, key, sums[:, MEETINGS], sums[:, MEETINGS])
     # a solo seed that only one bot played compares nothing: no win, no place
-    compared = [g for k, g in data.contests.items() if k >= 2]
-    seat_bots = np.concatenate([g.bots.reshape(-1) for g in compared] or [np.zeros(0, np.int64)])
-    seat_ranks = np.concatenate(
-        [g.ranks.reshape(-1).astype(np.float64) for g in compared] or [np.zeros(0)]
-    )
-    entries = sum_by(seat_bots, np.ones(len(seat_bots)), n)
-    wins = sum_by(seat_bots, (seat_ranks == 1).astype(np.float64), n)
-    place_sum = sum_by(seat_bots, seat_ranks, n)
-    place_sq = sum_by(seat_bots, seat_ranks**2, n)
+    places = np.zeros((4, n))
+    places[:, : data.outcomes.places.shape[1]] = data.outcomes.places
+    entries, wins, place_sum, place_sq = places
 
     rows: list[BotStanding] = []
     for rank, i in enumerate(sorted(range(n), key=lambda i: (-elo[i], names[i])), start=1):
