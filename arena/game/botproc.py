@@ -278,15 +278,24 @@ class BotProcess:
     _unyielded: int = 0  # answers taken by polling since the last checkpoint
 
     async def send(self, message: bytes, deadline: float | None = None) -> None:
-        """Send a line; the bot must take it by ``deadline`` (default: within move_ms)."""
+        """Send a line; the bot must take it by ``deadline`` (default: within move_ms).
+
+        A line the pipe can take at once goes straight in, without a trip through trio's
+        scheduler; only a full pipe is waited on.
+        """
+        rest = self._write_now(message)
+        if rest is not None and not rest:
+            return
         if deadline is None:
             deadline = trio.current_time() + self.limits.move_ms / 1000
-        try:
-            with trio.fail_at(deadline):
+        with trio.CancelScope(deadline=deadline):
+            if rest is None:
                 await self._write(message)
-        except trio.TooSlowError:
-            self.broken = True
-            raise BotTimeout("did not read its input within the time limit") from None
+            else:
+                await self._write_raw(rest)
+            return
+        self.broken = True  # the deadline passed: the scope caught its own cancellation
+        raise BotTimeout("did not read its input within the time limit")
 
     async def read_line(self, deadline: float) -> bytes:
         """The next line from the bot, by ``deadline`` (trio clock) or :class:`BotTimeout`."""
