@@ -284,27 +284,19 @@ class BotProcess:
         scheduler; only a full pipe is waited on.
         """
         rest = self._write_now(message)
-        if rest is not None and not rest:
+        if not rest:
             return
         if deadline is None:
             deadline = trio.current_time() + self.limits.move_ms / 1000
         with trio.CancelScope(deadline=deadline):
-            if rest is None:
-                await self._write(message)
-            else:
-                await self._write_raw(rest)
+            await self._write_rest(rest)
             return
         self.broken = True  # the deadline passed: the scope caught its own cancellation
         raise BotTimeout("did not read its input within the time limit")
 
     async def read_line(self, deadline: float) -> bytes:
         """The next line from the bot, by ``deadline`` (trio clock) or :class:`BotTimeout`."""
-        try:
-            with trio.fail_at(deadline):
-                return await self._read()
-        except trio.TooSlowError:
-            self.broken = True
-            raise BotTimeout("no answer within the time limit") from None
+        return await self._finish(memoryview(b""), deadline)
 
     async def ask(self, message: bytes, deadline: float) -> bytes:
         """Send ``message`` and return the next line; both must happen by ``deadline``.
@@ -314,49 +306,48 @@ class BotProcess:
         ``spin_s`` is set and whose recent answers came within it is then polled for its
         answer (:meth:`_spin`) before the task parks in trio: for a quick bot the exchange
         costs neither a scheduler round nor a cancel scope, and the referee's core never
-        falls idle and has to be woken. Otherwise one cancel scope covers both halves and
-        the wait for the answer is the one checkpoint.
+        falls idle and has to be woken. Otherwise one cancel scope covers the rest of the
+        question, if the pipe was full, and the answer; the wait is the one checkpoint.
         """
         self._asked_at = time.perf_counter()
-        if self.spin_s > 0.0 and self._latency_s < self.spin_s:
-            rest = self._write_now(message)
-            if rest is not None:
-                if not rest and (line := self._spin(deadline)) is not None:
-                    self._unyielded += 1
-                    if self._unyielded >= _SPIN_YIELD_EVERY:
-                        self._unyielded = 0
-                        await trio.lowlevel.checkpoint()
-                    return line
-                return await self._finish(rest, deadline)
-        return await self._finish(memoryview(message), deadline, sent=False)
+        rest = self._write_now(message)
+        if (
+            not rest
+            and self.spin_s > 0.0
+            and self._latency_s < self.spin_s
+            and (line := self._spin(deadline)) is not None
+        ):
+            self._unyielded += 1
+            if self._unyielded >= _SPIN_YIELD_EVERY:
+                self._unyielded = 0
+                await trio.lowlevel.checkpoint()
+            return line
+        return await self._finish(rest, deadline)
 
-    def _write_now(self, message: bytes) -> memoryview | None:
-        """Write ``message`` without waiting; what the pipe did not take (empty: all of it
-        went), or None (nothing written) if the pipe is full or not a pipe."""
+    def _write_now(self, message: bytes) -> memoryview:
+        """Write what the pipe takes of ``message`` without waiting; the rest (empty: all of
+        it went; all of it when the pipe is full or the stream is not a pipe)."""
+        if self.transcript is not None:
+            self.transcript.append(("to", message))
         stdin = self.process.stdin
         if not isinstance(stdin, trio.lowlevel.FdStream):
-            return None
+            return memoryview(message)
         try:
             written = os.write(stdin.fileno(), message)
         except BlockingIOError:
-            return None
+            written = 0
         except OSError:
             self.broken = True
             raise BotCrash("stopped reading its input (the process exited?)") from None
-        if self.transcript is not None:
-            self.transcript.append(("to", message))
         return memoryview(message)[written:]
 
-    async def _finish(self, rest: memoryview, deadline: float, sent: bool = True) -> bytes:
-        """Write the ``rest`` of a question (all of it unless ``sent``) and wait for its
-        answer, by ``deadline``."""
-        if not sent and self.transcript is not None:
-            self.transcript.append(("to", bytes(rest)))
+    async def _finish(self, rest: memoryview, deadline: float) -> bytes:
+        """Write the ``rest`` of a question and wait for its answer, by ``deadline``."""
         # a bare scope, not trio.fail_at: its generator-based context manager costs about
         # 7 µs more per question
         with trio.CancelScope(deadline=deadline):
             if rest:
-                await self._write_raw(rest)
+                await self._write_rest(rest)
             line = await self._read()
             self._took(time.perf_counter() - self._asked_at)
             return line
@@ -398,19 +389,8 @@ class BotProcess:
             self.broken = True
             raise
 
-    async def _write(self, message: bytes) -> None:
-        if self.transcript is not None:
-            self.transcript.append(("to", message))
-        try:
-            stdin = self.process.stdin
-            assert stdin is not None
-            await stdin.send_all(message)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            self.broken = True
-            raise BotCrash("stopped reading its input (the process exited?)") from None
-
-    async def _write_raw(self, message: memoryview) -> None:
-        """Write to the pipe's descriptor at once, waiting only while it is full."""
+    async def _write_rest(self, message: memoryview) -> None:
+        """Write what :meth:`_write_now` left, waiting while the pipe is full."""
         stdin = self.process.stdin
         try:
             assert stdin is not None
