@@ -140,7 +140,7 @@ def test_standings_do_not_depend_on_how_the_games_are_batched(model: str) -> Non
     assert standings_of_rows(singles, model=model, bootstrap=80) == whole
 
 
-@pytest.mark.parametrize("units", [1, 2, 7, 300])
+@pytest.mark.parametrize("units", [1, 2, 7, 300, 25_000, 70_001])
 def test_resample_counts_are_the_draws_of_one_call(units: int) -> None:
     resamples = 2 * CHUNK + 5
     rng = np.random.default_rng(11)

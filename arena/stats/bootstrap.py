@@ -28,8 +28,14 @@ def resample_counts(rng: np.random.Generator, units: int, resamples: int) -> Ite
     for start in range(0, resamples, CHUNK):
         counts = np.empty((min(CHUNK, resamples - start), units))
         for row in counts:  # the same draws as one (c, units) call, a row at a time
-            row[:] = np.bincount(rng.integers(0, units, size=units), minlength=units)
+            row[:] = np.bincount(rng.integers(0, units, size=units, dtype=_DRAW), minlength=units)
         yield counts
+
+
+_DRAW = np.uint32
+"""The draws' type: below ``2**32`` numpy draws the very same numbers for any integer type
+(32-bit Lemire draws from the same stream), and 32-bit ones are made and counted about twice
+as fast as the default 64-bit ones."""
 
 
 def percentile_interval(samples: FloatArray, confidence: float) -> tuple[FloatArray, FloatArray]:
