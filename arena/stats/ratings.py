@@ -28,8 +28,8 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from itertools import accumulate, chain, compress
-from operator import itemgetter
+from itertools import chain, compress, repeat
+from operator import is_not, itemgetter
 from typing import Any
 
 import numpy as np
@@ -264,142 +264,212 @@ def _parse(batches: Iterable[Sequence[GameRow]], *, stages: bool, in_order: bool
     """One pass over the games, a batch of rows at a time (a stream is fine): per-bot and
     per-table sums, and the contests' :class:`~arena.stats.outcomes.Outcomes` (with the
     Plackett–Luce ``stages`` if asked); no game is kept, and no contest unless ``in_order``
-    (the online method replays them).
-
-    The per-bot and per-table sums are the running sums game after game: each batch's
-    ``np.bincount`` starts from the totals so far and adds the batch's values in row order.
-    """
-    index: dict[str, int] = {}
-    verdict_counts: list[dict[str, int]] = []
-    played = np.zeros((4, 0))  # per bot: games, forfeits, decisions, think_ms
-    outcomes = Outcomes(stages=stages)
-    contests: dict[int, _Contests] | None = {} if in_order else None
-    tables: dict[tuple[str, int], _TableSums] = {}
-    units: dict[Hashable, int] = {}
-    solo: dict[Hashable, tuple[int, bool, list[tuple[int, float, bool]]]] = {}
-    disqualified: set[str] = set()
-    games = 0
-
-    def unit_of(key: Hashable) -> int:
-        return units.setdefault(key, len(units))
-
+    (the online method replays them)."""
+    tally = _Tally(stages=stages, in_order=in_order)
     for rows in batches:
-        seating = list(map(itemgetter("seating"), rows))
+        tally.add(rows)
+    return tally.parsed()
+
+
+class _Tally:
+    """:func:`_parse`'s state. Each batch of rows is taken apart into plain columns at once
+    (bots, ranks, scores... seat after seat, game after game), and the columns of a few
+    thousand games are summed together with numpy: the numpy calls are paid per thousands of
+    games, not per batch, and no row outlives its batch.
+
+    The per-bot and per-table sums are the running sums game after game: each ``np.bincount``
+    starts from the totals so far and adds the new values in game order, so they are the
+    same numbers however the games were cut into batches.
+    """
+
+    def __init__(self, *, stages: bool, in_order: bool) -> None:
+        self.index: dict[str, int] = {}
+        """Bot name -> number, in order of first appearance."""
+        self.verdicts: list[dict[str, int]] = []
+        self.played = np.zeros((4, 0))  # per bot: games, forfeits, decisions, think_ms
+        self.outcomes = Outcomes(stages=stages)
+        self.contests: dict[int, _Contests] | None = {} if in_order else None
+        self.tables: dict[tuple[str, int], _TableSums] = {}
+        self.units: dict[Hashable, int] = {}
+        self.solo: dict[Hashable, tuple[int, bool, list[tuple[int, float, bool]]]] = {}
+        self.disqualified: set[str] = set()
+        self.games = 0
+        self._engines: dict[str, int] = {}
+        self._columns: dict[str, list[Any]] = {name: [] for name in _COLUMNS}
+        self._first = 0  # the number of the first game of the columns
+
+    def add(self, rows: Sequence[GameRow]) -> None:
+        """Take a batch of rows into the columns (summed when they hold enough games)."""
+        columns = self._columns
+        seating = list(map(_SEATING, rows))
         names = list(chain.from_iterable(seating))
+        index = self.index
         for name in dict.fromkeys(names):  # bots numbered in order of first appearance
             if name not in index:
                 index[name] = len(index)
-                verdict_counts.append(dict.fromkeys(VERDICTS, 0))
+                self.verdicts.append(dict.fromkeys(VERDICTS, 0))
         bots = list(map(index.__getitem__, names))
+        columns["bots"] += bots
         forfeits = list(_seat_column(rows, "forfeit"))
-        seat_values: tuple[list[float], ...] = (
-            [1.0] * len(bots),
-            [forfeit is not None for forfeit in forfeits],
-            list(_seat_column(rows, "decisions")),
-            list(_seat_column(rows, "think_ms")),
-        )
-        played = np.stack(
-            [
-                _running_sums(total, bots, values, len(index))
-                for total, values in zip(played, seat_values, strict=True)
-            ]
-        )
+        columns["forfeited"] += map(is_not, forfeits, repeat(None))
+        for key in ("decisions", "think_ms", "ranks", "scores"):
+            columns[key] += _seat_column(rows, key)
         verdicts = list(_seat_column(rows, "verdicts"))
         for b, seat_verdicts in compress(zip(bots, verdicts, strict=True), verdicts):
             for verdict, count in seat_verdicts.items():
-                verdict_counts[b][verdict] = verdict_counts[b].get(verdict, 0) + count
+                self.verdicts[b][verdict] = self.verdicts[b].get(verdict, 0) + count
         if "disqualified" in forfeits:
-            disqualified.update(
+            self.disqualified.update(
                 name for name, why in zip(names, forfeits, strict=True) if why == "disqualified"
             )
         sizes = list(map(len, seating))
-        starts = list(accumulate(sizes, initial=0))
-        for k, group in _by_size(sizes):
-            chosen = rows if group is None else [rows[i] for i in group]
-            orders = (
-                range(games, games + len(rows)) if group is None else [games + i for i in group]
-            )
-            if k == 1:
-                for order, row in zip(orders, chosen, strict=True):
-                    options = json.dumps(row["options"], sort_keys=True)
-                    key: Hashable = (row["engine"], options, row["seed"])
-                    low = row["detail"].get("score_order") == "low"
-                    entry = (
-                        index[row["seating"][0]],
-                        float(row["scores"][0]),
-                        row["forfeit"][0] is not None,
-                    )
-                    solo.setdefault(key, (order, low, []))[2].append(entry)
-                continue
-            group_bots = (
-                bots
-                if group is None
-                else [b for i in group for b in bots[starts[i] : starts[i + 1]]]
-            )
-            engines = list(map(itemgetter("engine"), chosen))
-            ranks = list(_seat_column(chosen, "ranks"))
-            unit_keys = zip(
-                engines,
-                map(itemgetter("table"), chosen),
-                map(itemgetter("block"), chosen),
-                strict=True,
-            )
-            unit_numbers = list(map(unit_of, unit_keys))
-            outcomes.add(
-                np.array(group_bots, dtype=np.int64).reshape(-1, k),
-                np.array(ranks, dtype=np.int64).reshape(-1, k),
-                np.array(unit_numbers, dtype=np.int64),
-            )
-            if contests is not None:
-                contests.setdefault(k, _Contests(k)).extend(group_bots, ranks, orders)
-            scores = list(_seat_column(chosen, "scores"))
-            for engine in dict.fromkeys(engines):
-                if (engine, k) not in tables:
-                    tables[(engine, k)] = _TableSums(k)
-                if len(set(engines)) == 1:
-                    tables[(engine, k)].add(scores, ranks)
-                else:
-                    mine = [e == engine for e in engines for _ in range(k)]
-                    tables[(engine, k)].add(
-                        list(compress(scores, mine)), list(compress(ranks, mine))
-                    )
-        games += len(rows)
-    # each solo seed is one contest among the bots that played it, and one unit
-    seeds: dict[int, tuple[list[int], list[int], list[int]]] = defaultdict(lambda: ([], [], []))
-    for key, (order, low, entries) in solo.items():
-        k = len(entries)
-        seed_bots, seed_ranks, seed_units = seeds[k]
-        seed_bots.extend(b for b, _, _ in entries)
-        seed_ranks.extend(_solo_ranks(entries, low))
-        seed_units.append(unit_of(("solo", key)))
-        if contests is not None:
-            contests.setdefault(k, _Contests(k)).extend(seed_bots[-k:], seed_ranks[-k:], [order])
-    for k, (seed_bots, seed_ranks, seed_units) in seeds.items():
-        outcomes.add(
-            np.array(seed_bots, dtype=np.int64).reshape(-1, k),
-            np.array(seed_ranks, dtype=np.int64).reshape(-1, k),
-            np.array(seed_units, dtype=np.int64),
+        engines = list(map(_ENGINE, rows))
+        units: list[Hashable] = list(
+            zip(engines, map(_TABLE, rows), map(_BLOCK, rows), strict=True)
         )
-    seats = tuple(
-        stat for (engine, k), sums in sorted(tables.items()) for stat in sums.stats(engine)
-    )
-    # number the resampling units in a fixed order, not in the order games were stored: the
-    # bootstrap then draws the same resamples however a run (jobs, workers, resumes) wrote them
-    renumber = np.empty(len(units), dtype=np.int64)
-    for number, key in enumerate(sorted(units, key=repr)):
-        renumber[units[key]] = number
-    return _Parsed(
-        list(index),
-        played,
-        verdict_counts,
-        outcomes,
-        contests,
-        renumber,
-        seats,
-        len(units),
-        games,
-        sorted(disqualified),
-    )
+        if 1 in sizes:  # a solo game is a seed's entry: those become contests at the end
+            for i in compress(range(len(rows)), map((1).__eq__, sizes)):
+                self._add_solo(self.games + i, rows[i])
+                units[i] = None
+        unit_of = self.units
+        for unit in dict.fromkeys(units):
+            if unit not in unit_of and unit is not None:
+                unit_of[unit] = len(unit_of)
+        columns["units"] += map(unit_of.get, units, repeat(-1))
+        engine_of = self._engines
+        for engine in dict.fromkeys(engines):
+            engine_of.setdefault(engine, len(engine_of))
+        columns["engines"] += map(engine_of.__getitem__, engines)
+        columns["sizes"] += sizes
+        self.games += len(rows)
+        if self.games - self._first >= ROWS_PER_BATCH:
+            self._sum()
+
+    def _add_solo(self, order: int, row: GameRow) -> None:
+        options = json.dumps(row["options"], sort_keys=True)
+        key: Hashable = (row["engine"], options, row["seed"])
+        low = row["detail"].get("score_order") == "low"
+        entry = (
+            self.index[row["seating"][0]],
+            float(row["scores"][0]),
+            row["forfeit"][0] is not None,
+        )
+        self.solo.setdefault(key, (order, low, []))[2].append(entry)
+
+    def _sum(self) -> None:
+        """Sum the columns into the totals and start them again."""
+        columns = self._columns
+        if self.games == self._first:
+            return
+        bots = np.array(columns["bots"], dtype=np.int64)
+        seat_values = (
+            np.ones(len(bots)),
+            np.array(columns["forfeited"], dtype=np.float64),
+            np.array(columns["decisions"], dtype=np.float64),
+            np.array(columns["think_ms"], dtype=np.float64),
+        )
+        size = len(self.index)
+        self.played = np.stack(
+            [
+                _running_sums(total, bots, values, size)
+                for total, values in zip(self.played, seat_values, strict=True)
+            ]
+        )
+        sizes = np.array(columns["sizes"], dtype=np.int64)
+        ranks = np.array(columns["ranks"], dtype=np.int64)
+        scores = np.array(columns["scores"], dtype=np.float64)
+        units = np.array(columns["units"], dtype=np.int64)
+        engines = np.array(columns["engines"], dtype=np.int64)
+        names = list(self._engines)
+        distinct = sorted(set(columns["sizes"]))
+        for k in distinct:
+            if k < 2:
+                continue
+            if len(distinct) == 1:
+                games = np.arange(len(sizes))
+                group_bots, group_ranks, group_scores = bots, ranks, scores
+            else:
+                chosen = sizes == k
+                games = np.flatnonzero(chosen)
+                seats = np.repeat(chosen, sizes)
+                group_bots, group_ranks, group_scores = bots[seats], ranks[seats], scores[seats]
+            group_bots, group_ranks = group_bots.reshape(-1, k), group_ranks.reshape(-1, k)
+            self.outcomes.add(group_bots, group_ranks, units[games])
+            if self.contests is not None:
+                self.contests.setdefault(k, _Contests(k)).extend(
+                    group_bots.reshape(-1).tolist(),
+                    group_ranks.reshape(-1).tolist(),
+                    (self._first + games).tolist(),
+                )
+            group_engines = engines[games]
+            for engine in dict.fromkeys(group_engines.tolist()):
+                table = self.tables.setdefault((names[engine], k), _TableSums(k))
+                if len(names) == 1:
+                    table.add(group_scores, group_ranks.reshape(-1))
+                else:
+                    mine = np.repeat(group_engines == engine, k)
+                    table.add(group_scores[mine], group_ranks.reshape(-1)[mine])
+        self._columns = {name: [] for name in _COLUMNS}
+        self._first = self.games
+
+    def parsed(self) -> _Parsed:
+        """Everything read, summed: the contests of the solo seeds added, units numbered."""
+        self._sum()
+        unit_of = self.units
+        # each solo seed is one contest among the bots that played it, and one unit
+        seeds: dict[int, tuple[list[int], list[int], list[int]]] = defaultdict(lambda: ([], [], []))
+        for key, (order, low, entries) in self.solo.items():
+            k = len(entries)
+            seed_bots, seed_ranks, seed_units = seeds[k]
+            seed_bots.extend(b for b, _, _ in entries)
+            seed_ranks.extend(_solo_ranks(entries, low))
+            seed_units.append(unit_of.setdefault(("solo", key), len(unit_of)))
+            if self.contests is not None:
+                self.contests.setdefault(k, _Contests(k)).extend(
+                    seed_bots[-k:], seed_ranks[-k:], [order]
+                )
+        for k, (seed_bots, seed_ranks, seed_units) in seeds.items():
+            self.outcomes.add(
+                np.array(seed_bots, dtype=np.int64).reshape(-1, k),
+                np.array(seed_ranks, dtype=np.int64).reshape(-1, k),
+                np.array(seed_units, dtype=np.int64),
+            )
+        seats = tuple(
+            stat for (engine, k), sums in sorted(self.tables.items()) for stat in sums.stats(engine)
+        )
+        # number the resampling units in a fixed order, not in the order games were stored:
+        # the bootstrap then draws the same resamples however a run (jobs, workers, resumes)
+        # wrote them
+        renumber = np.empty(len(unit_of), dtype=np.int64)
+        for number, key in enumerate(sorted(unit_of, key=repr)):
+            renumber[unit_of[key]] = number
+        return _Parsed(
+            list(self.index),
+            self.played,
+            self.verdicts,
+            self.outcomes,
+            self.contests,
+            renumber,
+            seats,
+            len(unit_of),
+            self.games,
+            sorted(self.disqualified),
+        )
+
+
+_COLUMNS = (
+    "bots",
+    "forfeited",
+    "decisions",
+    "think_ms",
+    "ranks",
+    "scores",
+    "units",
+    "engines",
+    "sizes",
+)
+"""The columns :class:`_Tally` keeps between sums: per seat, then per game."""
+_SEATING, _ENGINE, _TABLE, _BLOCK = map(itemgetter, ("seating", "engine", "table", "block"))
 
 
 def _seat_column(rows: Sequence[GameRow], key: str) -> Iterator[Any]:
@@ -407,25 +477,13 @@ def _seat_column(rows: Sequence[GameRow], key: str) -> Iterator[Any]:
     return chain.from_iterable(map(itemgetter(key), rows))
 
 
-def _running_sums(
-    total: FloatArray, index: list[int], values: Sequence[float], size: int
-) -> FloatArray:
+def _running_sums(total: FloatArray, index: IntArray, values: FloatArray, size: int) -> FloatArray:
     """``total`` (zero-padded to ``size``) plus ``values`` summed by ``index``, added one
     after another in order, exactly as a loop of ``+=`` would."""
     start = np.concatenate([total, np.zeros(size - len(total))])
-    keys = np.concatenate([np.arange(size), np.asarray(index, dtype=np.int64)])
-    weights = np.concatenate([start, np.asarray(values, dtype=np.float64)])
+    keys = np.concatenate([np.arange(size), index])
+    weights = np.concatenate([start, values])
     return sum_by(keys, weights, size)
-
-
-def _by_size(sizes: list[int]) -> Iterator[tuple[int, list[int] | None]]:
-    """Rows grouped by table size, in row order; ``None``: every row (one size)."""
-    distinct = set(sizes)
-    if len(distinct) == 1:
-        yield sizes[0], None
-        return
-    for k in sorted(distinct):
-        yield k, [i for i, size in enumerate(sizes) if size == k]
 
 
 class _TableSums:
@@ -437,13 +495,13 @@ class _TableSums:
         self.scores = np.zeros(k)
         self.firsts = np.zeros(k, dtype=np.int64)
 
-    def add(self, scores: Sequence[float], ranks: Sequence[int]) -> None:
+    def add(self, scores: FloatArray, ranks: IntArray) -> None:
         """Games' scores and ranks, seat after seat, game after game."""
         games = len(scores) // self.k
         seats = np.tile(np.arange(self.k), games)
         self.games += games
-        self.scores = _running_sums(self.scores, seats.tolist(), scores, self.k)
-        self.firsts += np.bincount(seats, np.asarray(ranks) == 1, self.k).astype(np.int64)
+        self.scores = _running_sums(self.scores, seats, scores, self.k)
+        self.firsts += np.bincount(seats, ranks == 1, self.k).astype(np.int64)
 
     def stats(self, engine: str) -> list[SeatStat]:
         k, games = self.k, self.games
