@@ -10,7 +10,11 @@ with units and keys (bot pairs, choice sets), not with games.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from typing import NoReturn
 
 import numpy as np
 
@@ -23,10 +27,16 @@ KEY_BITS = 32
 """Keys of :class:`UnitSums` are below ``2**KEY_BITS``; units below ``2**(63 - KEY_BITS)``."""
 
 
-def resample_counts(rng: np.random.Generator, units: int, resamples: int) -> Iterator[FloatArray]:
-    """Yield arrays ``(c, units)`` of unit counts, ``resamples`` rows in all, in chunks."""
-    for start in range(0, resamples, CHUNK):
-        counts = np.empty((min(CHUNK, resamples - start), units))
+def resample_counts(
+    rng: np.random.Generator, units: int, resamples: int, *, skip: int = 0
+) -> Iterator[FloatArray]:
+    """Yield arrays ``(c, units)`` of unit counts, ``resamples`` rows in all, in chunks;
+    ``skip``: draw that many rows first and drop them (the rows that follow are those of a
+    call without ``skip``, from row ``skip`` on)."""
+    for _ in range(skip):
+        rng.integers(0, units, size=units, dtype=_DRAW)
+    for start in range(0, resamples - skip, CHUNK):
+        counts = np.empty((min(CHUNK, resamples - skip - start), units))
         for row in counts:  # the same draws as one (c, units) call, a row at a time
             row[:] = np.bincount(rng.integers(0, units, size=units, dtype=_DRAW), minlength=units)
         yield counts
@@ -36,6 +46,104 @@ _DRAW = np.uint32
 """The draws' type: below ``2**32`` numpy draws the very same numbers for any integer type
 (32-bit Lemire draws from the same stream), and 32-bit ones are made and counted about twice
 as fast as the default 64-bit ones."""
+
+
+def fitted_resamples(
+    fit: Callable[[FloatArray], FloatArray], seed: int, units: int, resamples: int, width: int
+) -> FloatArray:
+    """``fit(counts)`` (``(c, width)`` from ``(c, units)`` counts) of every chunk of the
+    resamples drawn with ``seed``, stacked in order: ``(resamples, width)``.
+
+    When the work is large and the machine has a second core, the second half of the chunks
+    is fitted in a forked copy of this process (which draws and drops the first half's
+    rows: the same draws), and its rows come back through a pipe; the numbers are the ones
+    this process would have computed. If the copy fails, this process fits its chunks too;
+    if this process stops (an error, Ctrl-C), the copy is killed and reaped first.
+    """
+    rng = np.random.default_rng(seed)
+    chunks = -(-resamples // CHUNK)
+    if chunks < 2 or units * resamples < FORK_MIN_WORK or _cores() < 2 or not _CAN_FORK:
+        return _stacked([fit(counts) for counts in resample_counts(rng, units, resamples)], width)
+    mine = chunks // 2 * CHUNK
+    reading, writing = os.pipe()
+    # Ctrl-C held back across the fork, so that it lands where each side expects it
+    interrupts = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pid = os.fork()
+    except OSError:  # no process to be had: fit everything here
+        pid = -1
+    if pid < 0:
+        os.close(reading)
+        os.close(writing)
+        signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
+        return _stacked([fit(counts) for counts in resample_counts(rng, units, resamples)], width)
+    if pid == 0:  # the copy: fit the second half, write it, leave without running anything
+        try:
+            _fit_rest(fit, seed, units, resamples, mine, (reading, writing), interrupts)
+        finally:
+            os._exit(1)
+    reaped = False
+    try:
+        os.close(writing)
+        signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
+        parts = [fit(counts) for counts in resample_counts(rng, units, mine)]
+        with os.fdopen(reading, "rb") as pipe:
+            reading = -1
+            rest = pipe.read()
+        _, status = os.waitpid(pid, 0)
+        reaped = True
+        if status == 0 and len(rest) == (resamples - mine) * width * 8:
+            parts.append(np.frombuffer(rest, dtype=np.float64).reshape(-1, width))
+        else:  # the copy failed: fit the rest here (the generator is where the copy began)
+            parts.extend(fit(counts) for counts in resample_counts(rng, units, resamples - mine))
+        return _stacked(parts, width)
+    finally:
+        if reading >= 0:
+            os.close(reading)
+        if not reaped:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+
+
+FORK_MIN_WORK = 2_000_000
+"""Units x resamples from which :func:`fitted_resamples` splits the work with a forked copy
+(below it the fits take well under a tenth of a second: not worth a process)."""
+_CAN_FORK = hasattr(os, "fork") and sys.platform == "linux"
+
+
+def _cores() -> int:
+    """CPUs this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+
+
+def _fit_rest(
+    fit: Callable[[FloatArray], FloatArray],
+    seed: int,
+    units: int,
+    resamples: int,
+    skip: int,
+    pipe_ends: tuple[int, int],
+    interrupts: set[int | signal.Signals],
+) -> NoReturn:
+    """In the forked copy: fit resamples ``skip`` on, write them to the pipe, exit (status
+    1, silently, on any failure; Ctrl-C ends it at once: the parent then fits them itself)."""
+    status = 1
+    reading, writing = pipe_ends
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
+        os.close(reading)
+        rng = np.random.default_rng(seed)
+        rows = [fit(counts) for counts in resample_counts(rng, units, resamples, skip=skip)]
+        with os.fdopen(writing, "wb") as pipe:
+            pipe.write(np.ascontiguousarray(np.vstack(rows), dtype=np.float64).tobytes())
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _stacked(parts: list[FloatArray], width: int) -> FloatArray:
+    return np.vstack(parts) if parts else np.zeros((0, width))
 
 
 def percentile_interval(samples: FloatArray, confidence: float) -> tuple[FloatArray, FloatArray]:

@@ -37,7 +37,7 @@ from threadpoolctl import threadpool_limits
 
 from arena.errors import VERDICTS, ConfigError
 from arena.record import GameRecord, GameRow
-from arena.stats.bootstrap import Resampled, percentile_interval, resample_counts, superiority
+from arena.stats.bootstrap import Resampled, fitted_resamples, percentile_interval, superiority
 from arena.stats.mle import ELO_PER_NAT, FloatArray, IntArray, PlackettLuce, fit_bt, sum_by
 from arena.stats.outcomes import (
     BOT_BITS,
@@ -572,14 +572,15 @@ def _fit_bt(
     pair_keys, pair = np.unique(key, return_inverse=True)
     low, high = pair_keys >> BOT_BITS, pair_keys & ((1 << BOT_BITS) - 1)
     resampled = Resampled(unit, pair.reshape(-1), won, len(pair_keys))
-    samples: list[FloatArray] = []
-    for counts in resample_counts(np.random.default_rng(seed), data.units, resamples):
+
+    def fit(counts: FloatArray) -> FloatArray:
         sums = resampled(counts)
         wins = np.tile(prior, (len(counts), 1, 1))
         wins[:, low, high] += sums[:, :, 0]
         wins[:, high, low] += sums[:, :, 1]
-        samples.append(fit_bt(wins, start=theta))
-    return theta, _stack(samples, n)
+        return fit_bt(wins, start=theta)
+
+    return theta, fitted_resamples(fit, seed, data.units, resamples, n)
 
 
 def _fit_pl(
@@ -598,21 +599,12 @@ def _fit_pl(
     curvature = model.curvature(theta, full_sets, prior)
     set_sums = Resampled(set_unit, set_key, set_weight, sets)
     bot_sums = Resampled(bot_unit, bot_key, bot_weight, n)
-    samples = [
-        model.fit_many(
-            set_sums(counts)[:, :, 0],
-            bot_sums(counts)[:, :, 0],
-            prior,
-            theta,
-            curvature,
-        )
-        for counts in resample_counts(np.random.default_rng(seed), data.units, resamples)
-    ]
-    return theta, _stack(samples, n)
 
+    def fit(counts: FloatArray) -> FloatArray:
+        sets, bots = set_sums(counts)[:, :, 0], bot_sums(counts)[:, :, 0]
+        return model.fit_many(sets, bots, prior, theta, curvature)
 
-def _stack(samples: list[FloatArray], n: int) -> FloatArray:
-    return np.vstack(samples) if samples else np.zeros((0, n))
+    return theta, fitted_resamples(fit, seed, data.units, resamples, n)
 
 
 def _online(n: int, pairs: _Pairs) -> FloatArray:
