@@ -9,6 +9,7 @@ import os
 import numpy as np
 import pytest
 
+from arena import forked
 from arena.stats import bootstrap
 from arena.stats.bootstrap import CHUNK, fitted_resamples
 from arena.stats.mle import FloatArray
@@ -32,10 +33,10 @@ def _in_process() -> FloatArray:
 @pytest.fixture
 def forking(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Fork whatever the work and the cores; the list collects the forked pids."""
-    if not bootstrap._CAN_FORK:
+    if not forked._CAN_FORK:
         pytest.skip("fitted_resamples forks only on Linux")
     monkeypatch.setattr(bootstrap, "FORK_MIN_WORK", 0)
-    monkeypatch.setattr(bootstrap, "_cores", lambda: 2)
+    monkeypatch.setattr(forked, "_cores", lambda: 2)
     pids: list[int] = []
     fork = os.fork
 
@@ -99,7 +100,7 @@ def test_small_work_forks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("forked for small work")
 
     monkeypatch.setattr(os, "fork", no_fork)
-    monkeypatch.setattr(bootstrap, "_cores", lambda: 2)
+    monkeypatch.setattr(forked, "_cores", lambda: 2)
     assert UNITS * RESAMPLES < bootstrap.FORK_MIN_WORK
     assert np.array_equal(fitted_resamples(_fit, 7, UNITS, RESAMPLES, 5), _in_process())
 
@@ -110,7 +111,7 @@ def test_one_core_forks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(os, "fork", no_fork)
     monkeypatch.setattr(bootstrap, "FORK_MIN_WORK", 0)
-    monkeypatch.setattr(bootstrap, "_cores", lambda: 1)
+    monkeypatch.setattr(forked, "_cores", lambda: 1)
     assert np.array_equal(fitted_resamples(_fit, 7, UNITS, RESAMPLES, 5), _in_process())
 
 

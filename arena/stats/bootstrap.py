@@ -10,14 +10,12 @@ with units and keys (bot pairs, choice sets), not with games.
 
 from __future__ import annotations
 
-import os
-import signal
-import sys
 from collections.abc import Callable, Iterator
-from typing import NoReturn
+from typing import IO
 
 import numpy as np
 
+from arena.forked import Forked, second_core
 from arena.stats.mle import FloatArray, IntArray
 
 CHUNK = 64
@@ -55,91 +53,35 @@ def fitted_resamples(
     resamples drawn with ``seed``, stacked in order: ``(resamples, width)``.
 
     When the work is large and the machine has a second core, the second half of the chunks
-    is fitted in a forked copy of this process (which draws and drops the first half's
-    rows: the same draws), and its rows come back through a pipe; the numbers are the ones
-    this process would have computed. If the copy fails, this process fits its chunks too;
-    if this process stops (an error, Ctrl-C), the copy is killed and reaped first.
+    is fitted in a forked copy of this process (:class:`~arena.forked.Forked`), which draws
+    and drops the first half's rows: the same draws, so the same numbers as fitting them
+    all here, which is what happens when the copy fails.
     """
     rng = np.random.default_rng(seed)
     chunks = -(-resamples // CHUNK)
-    if chunks < 2 or units * resamples < FORK_MIN_WORK or _cores() < 2 or not _CAN_FORK:
+    if chunks < 2 or units * resamples < FORK_MIN_WORK or not second_core():
         return _stacked([fit(counts) for counts in resample_counts(rng, units, resamples)], width)
     mine = chunks // 2 * CHUNK
-    reading, writing = os.pipe()
-    # Ctrl-C held back across the fork, so that it lands where each side expects it
-    interrupts = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        pid = os.fork()
-    except OSError:  # no process to be had: fit everything here
-        pid = -1
-    if pid < 0:
-        os.close(reading)
-        os.close(writing)
-        signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
-        return _stacked([fit(counts) for counts in resample_counts(rng, units, resamples)], width)
-    if pid == 0:  # the copy: fit the second half, write it, leave without running anything
-        try:
-            _fit_rest(fit, seed, units, resamples, mine, (reading, writing), interrupts)
-        finally:
-            os._exit(1)
-    reaped = False
-    try:
-        os.close(writing)
-        signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
+
+    def fit_the_rest(out: IO[bytes]) -> None:
+        copy_rng = np.random.default_rng(seed)
+        rows = [fit(counts) for counts in resample_counts(copy_rng, units, resamples, skip=mine)]
+        out.write(np.vstack(rows).astype(np.float64).tobytes())
+
+    with Forked(fit_the_rest) as copy:
         parts = [fit(counts) for counts in resample_counts(rng, units, mine)]
-        with os.fdopen(reading, "rb") as pipe:
-            reading = -1
-            rest = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        reaped = True
-        if status == 0 and len(rest) == (resamples - mine) * width * 8:
-            parts.append(np.frombuffer(rest, dtype=np.float64).reshape(-1, width))
-        else:  # the copy failed: fit the rest here (the generator is where the copy began)
-            parts.extend(fit(counts) for counts in resample_counts(rng, units, resamples - mine))
-        return _stacked(parts, width)
-    finally:
-        if reading >= 0:
-            os.close(reading)
-        if not reaped:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+        out = copy.result()
+        rest = out.read() if out is not None else b""
+    if len(rest) == (resamples - mine) * width * 8:
+        parts.append(np.frombuffer(rest, dtype=np.float64).reshape(-1, width))
+    else:  # no copy, or it failed: fit the rest here (the generator is where the copy began)
+        parts.extend(fit(counts) for counts in resample_counts(rng, units, resamples - mine))
+    return _stacked(parts, width)
 
 
 FORK_MIN_WORK = 2_000_000
 """Units x resamples from which :func:`fitted_resamples` splits the work with a forked copy
 (below it the fits take well under a tenth of a second: not worth a process)."""
-_CAN_FORK = hasattr(os, "fork") and sys.platform == "linux"
-
-
-def _cores() -> int:
-    """CPUs this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-
-
-def _fit_rest(
-    fit: Callable[[FloatArray], FloatArray],
-    seed: int,
-    units: int,
-    resamples: int,
-    skip: int,
-    pipe_ends: tuple[int, int],
-    interrupts: set[int | signal.Signals],
-) -> NoReturn:
-    """In the forked copy: fit resamples ``skip`` on, write them to the pipe, exit (status
-    1, silently, on any failure; Ctrl-C ends it at once: the parent then fits them itself)."""
-    status = 1
-    reading, writing = pipe_ends
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
-        os.close(reading)
-        rng = np.random.default_rng(seed)
-        rows = [fit(counts) for counts in resample_counts(rng, units, resamples, skip=skip)]
-        with os.fdopen(writing, "wb") as pipe:
-            pipe.write(np.ascontiguousarray(np.vstack(rows), dtype=np.float64).tobytes())
-        status = 0
-    finally:
-        os._exit(status)
 
 
 def _stacked(parts: list[FloatArray], width: int) -> FloatArray:

@@ -1,0 +1,95 @@
+"""``Forked``: work in a forked copy of this process, its result read back from a file; a
+failing copy gives no result, a caller that stops first leaves no copy and no file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+from arena import forked
+from arena.forked import Forked
+
+pytestmark = pytest.mark.skipif(not forked._CAN_FORK, reason="Forked forks only on Linux")
+
+
+def _gone(pid: int) -> bool:
+    """True when ``pid`` is no longer a child of this process (reaped)."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+@pytest.fixture
+def pids(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pids forked during the test."""
+    forks: list[int] = []
+    fork = os.fork
+
+    def recording_fork() -> int:
+        pid = fork()
+        if pid:
+            forks.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recording_fork)
+    return forks
+
+
+def _write(text: bytes) -> forked.Work:
+    def work(out: IO[bytes]) -> None:
+        out.write(text)
+
+    return work
+
+
+def test_the_copy_writes_and_the_caller_reads(pids: list[int]) -> None:
+    parent = os.getpid()
+
+    def work(out: IO[bytes]) -> None:
+        out.write(b"from %d, not %d" % (os.getpid(), parent))
+
+    with Forked(work) as copy:
+        assert copy.started
+        out = copy.result()
+        assert out is not None
+        assert out.read() == b"from %d, not %d" % (pids[0], parent)
+    assert _gone(pids[0])
+
+
+def test_a_failing_copy_gives_no_result(pids: list[int], capfd: pytest.CaptureFixture[str]) -> None:
+    def work(out: IO[bytes]) -> None:
+        out.write(b"half")
+        raise RuntimeError("the copy fails")
+
+    with Forked(work) as copy:
+        assert copy.result() is None
+    assert _gone(pids[0])
+    assert capfd.readouterr() == ("", "")  # and says nothing
+
+
+def test_a_caller_that_stops_leaves_no_copy_and_no_file(pids: list[int], tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "never")
+
+    def work(out: IO[bytes]) -> None:
+        (tmp_path / "never").read_bytes()  # waits for a writer that never comes
+
+    with pytest.raises(KeyboardInterrupt), Forked(work) as copy:
+        assert copy.started
+        raise KeyboardInterrupt  # as Ctrl-C would, while the copy still works
+    assert _gone(pids[0])
+    assert copy._out is None  # closed: an unnamed file, nothing left on disk
+
+
+def test_no_process_to_be_had_is_no_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    def failing_fork() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", failing_fork)
+    with Forked(_write(b"x")) as copy:
+        assert not copy.started
+        assert copy.result() is None
