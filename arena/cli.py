@@ -320,23 +320,28 @@ def _print_standings(
     from arena.league import store
     from arena.league.schedule import Shape
     from arena.show import tables as report
-    from arena.stats.ratings import standings_of_rows
+    from arena.stats.ratings import GameColumns, standings_of_rows
 
     league = store.read_league(folder)  # a clear error for a folder that is not a league's
     shape = Shape.of(league)
     outside = 0
 
-    def scheduled(batches: Iterable[list[GameRow]]) -> Iterator[list[GameRow]]:
-        nonlocal outside
-        for rows in batches:
-            if shape is not None:
-                keys = ("seating", "block", "rotation", "seed")
-                held = [shape.holds_row(*map(row.__getitem__, keys)) for row in rows]
-                outside += held.count(False)
-                rows = list(compress(rows, held))
-            yield rows
+    def scheduled(rows: list[GameRow]) -> tuple[GameColumns, int]:
+        """The batch's games of the league, taken apart; how many were not."""
+        if shape is None:
+            return GameColumns.of(rows), 0
+        keys = ("seating", "block", "rotation", "seed")
+        held = [shape.holds_row(*map(row.__getitem__, keys)) for row in rows]
+        return GameColumns.of(list(compress(rows, held))), held.count(False)
 
-    table = standings_of_rows(scheduled(store.iter_game_rows(folder, warn=_say)), **kwargs)
+    def counted(batches: Iterable[tuple[GameColumns, int]]) -> Iterator[GameColumns]:
+        nonlocal outside
+        for games, skipped in batches:
+            outside += skipped
+            yield games
+
+    batches = store.iter_game_batches(folder, _say, scheduled)
+    table = standings_of_rows(counted(batches), **kwargs)
     if outside:
         note = (
             f"{outside} stored games are not part of the league in {store.LEAGUE} "

@@ -58,6 +58,7 @@ __all__ = [
     "MODELS",
     "ONLINE_K",
     "BotStanding",
+    "GameColumns",
     "HeadToHead",
     "SeatStat",
     "Sprt",
@@ -260,7 +261,9 @@ def _solo_ranks(entries: list[tuple[int, float, bool]], low: bool) -> list[int]:
     return [1 + sum(other > v for other in values) for v in values]
 
 
-def _parse(batches: Iterable[Sequence[GameRow]], *, stages: bool, in_order: bool) -> _Parsed:
+def _parse(
+    batches: Iterable[Sequence[GameRow] | GameColumns], *, stages: bool, in_order: bool
+) -> _Parsed:
     """One pass over the games, a batch of rows at a time (a stream is fine): per-bot and
     per-table sums, and the contests' :class:`~arena.stats.outcomes.Outcomes` (with the
     Plackett–Luce ``stages`` if asked); no game is kept, and no contest unless ``in_order``
@@ -269,6 +272,49 @@ def _parse(batches: Iterable[Sequence[GameRow]], *, stages: bool, in_order: bool
     for rows in batches:
         tally.add(rows)
     return tally.parsed()
+
+
+@dataclass(frozen=True)
+class GameColumns:
+    """What the standings take from a batch of games, as plain columns (seat after seat, game
+    after game): made from the rows wherever they were read (a forked copy reading half of a
+    large file sends these back), and taken into the sums in game order.
+    """
+
+    names: list[str]
+    forfeits: list[str | None]
+    decisions: list[int]
+    think_ms: list[float]
+    ranks: list[int]
+    scores: list[float]
+    verdicts: list[tuple[int, dict[str, int]]]
+    """``(seat, verdicts)`` of the seats with any, numbered in the batch."""
+    sizes: list[int]
+    """Seats per game."""
+    units: list[tuple[str, int, int]]
+    """Per game: engine, table, block."""
+    solo: list[tuple[int, GameRow]]
+    """The solo games, with their place in the batch."""
+
+    @classmethod
+    def of(cls, rows: Sequence[GameRow]) -> GameColumns:
+        seating = list(map(_SEATING, rows))
+        sizes = list(map(len, seating))
+        verdicts = list(_seat_column(rows, "verdicts"))
+        return cls(
+            names=list(chain.from_iterable(seating)),
+            forfeits=list(_seat_column(rows, "forfeit")),
+            decisions=list(_seat_column(rows, "decisions")),
+            think_ms=list(_seat_column(rows, "think_ms")),
+            ranks=list(_seat_column(rows, "ranks")),
+            scores=list(_seat_column(rows, "scores")),
+            verdicts=list(compress(enumerate(verdicts), verdicts)),
+            sizes=sizes,
+            units=list(zip(map(_ENGINE, rows), map(_TABLE, rows), map(_BLOCK, rows), strict=True)),
+            solo=[(i, rows[i]) for i in compress(range(len(rows)), map((1).__eq__, sizes))]
+            if 1 in sizes
+            else [],
+        )
 
 
 class _Tally:
@@ -298,11 +344,11 @@ class _Tally:
         self._columns: dict[str, list[Any]] = {name: [] for name in _COLUMNS}
         self._first = 0  # the number of the first game of the columns
 
-    def add(self, rows: Sequence[GameRow]) -> None:
-        """Take a batch of rows into the columns (summed when they hold enough games)."""
+    def add(self, batch: Sequence[GameRow] | GameColumns) -> None:
+        """Take a batch of games into the columns (summed when they hold enough games)."""
+        games = batch if isinstance(batch, GameColumns) else GameColumns.of(batch)
         columns = self._columns
-        seating = list(map(_SEATING, rows))
-        names = list(chain.from_iterable(seating))
+        names = games.names
         index = self.index
         for name in dict.fromkeys(names):  # bots numbered in order of first appearance
             if name not in index:
@@ -310,38 +356,37 @@ class _Tally:
                 self.verdicts.append(dict.fromkeys(VERDICTS, 0))
         bots = list(map(index.__getitem__, names))
         columns["bots"] += bots
-        forfeits = list(_seat_column(rows, "forfeit"))
-        columns["forfeited"] += map(is_not, forfeits, repeat(None))
-        for key in ("decisions", "think_ms", "ranks", "scores"):
-            columns[key] += _seat_column(rows, key)
-        verdicts = list(_seat_column(rows, "verdicts"))
-        for b, seat_verdicts in compress(zip(bots, verdicts, strict=True), verdicts):
+        columns["forfeited"] += map(is_not, games.forfeits, repeat(None))
+        columns["decisions"] += games.decisions
+        columns["think_ms"] += games.think_ms
+        columns["ranks"] += games.ranks
+        columns["scores"] += games.scores
+        for seat, seat_verdicts in games.verdicts:
+            counts = self.verdicts[bots[seat]]
             for verdict, count in seat_verdicts.items():
-                self.verdicts[b][verdict] = self.verdicts[b].get(verdict, 0) + count
-        if "disqualified" in forfeits:
+                counts[verdict] = counts.get(verdict, 0) + count
+        if "disqualified" in games.forfeits:
             self.disqualified.update(
-                name for name, why in zip(names, forfeits, strict=True) if why == "disqualified"
+                name
+                for name, why in zip(names, games.forfeits, strict=True)
+                if why == "disqualified"
             )
-        sizes = list(map(len, seating))
-        engines = list(map(_ENGINE, rows))
-        units: list[Hashable] = list(
-            zip(engines, map(_TABLE, rows), map(_BLOCK, rows), strict=True)
-        )
-        if 1 in sizes:  # a solo game is a seed's entry: those become contests at the end
-            for i in compress(range(len(rows)), map((1).__eq__, sizes)):
-                self._add_solo(self.games + i, rows[i])
-                units[i] = None
+        units: list[Hashable] = list(games.units)
+        for i, row in games.solo:  # a solo game is a seed's entry: a contest at the end
+            self._add_solo(self.games + i, row)
+            units[i] = None
         unit_of = self.units
         for unit in dict.fromkeys(units):
             if unit not in unit_of and unit is not None:
                 unit_of[unit] = len(unit_of)
         columns["units"] += map(unit_of.get, units, repeat(-1))
+        engines = [engine for engine, _, _ in games.units]
         engine_of = self._engines
         for engine in dict.fromkeys(engines):
             engine_of.setdefault(engine, len(engine_of))
         columns["engines"] += map(engine_of.__getitem__, engines)
-        columns["sizes"] += sizes
-        self.games += len(rows)
+        columns["sizes"] += games.sizes
+        self.games += len(games.sizes)
         if self.games - self._first >= ROWS_PER_BATCH:
             self._sum()
 
@@ -715,7 +760,7 @@ def _rows_of(records: Iterable[GameRecord]) -> Iterator[list[GameRow]]:
 
 
 def standings_of_rows(
-    batches: Iterable[Sequence[GameRow]],
+    batches: Iterable[Sequence[GameRow] | GameColumns],
     *,
     model: str = "bt",
     method: str = "ml",
@@ -725,7 +770,8 @@ def standings_of_rows(
     prior: float = DEFAULT_PRIOR,
 ) -> Standings:
     """:func:`compute_standings` of games in their JSON form, a batch of rows at a time
-    (``arena standings`` reads a large results folder this way: no record is built)."""
+    (``arena standings`` reads a large results folder this way: no record is built), or
+    batches already taken apart (:class:`GameColumns`)."""
     if model not in MODELS:
         raise ConfigError(f"unknown rating model {model!r}: use one of {', '.join(MODELS)}")
     if method not in METHODS:
