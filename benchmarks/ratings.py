@@ -8,7 +8,8 @@
 Writes a results folder (``league.toml`` + ``games.jsonl``) of simulated games, then runs the
 real command, ``python -m arena standings DIR --model bt`` and ``--model pl`` (1000 bootstrap
 resamples, the command's default), each in its own process: wall time and CPU time (imports,
-reading, fits, bootstrap, printing; on a busy machine the CPU time is the steadier figure),
+reading, fits, bootstrap, printing, with the CPU of the copies the command forks on a second
+core; on a busy machine the CPU time is the steadier figure),
 peak memory, and the load average when it started. ``--against DIR`` runs the same commands
 with another checkout's code (e.g. main's) interleaved with this one's, ``--repeat`` times,
 and prints the CPU ratio. The baseline measured in the same run is the floor every standings
