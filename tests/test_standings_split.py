@@ -158,3 +158,25 @@ def test_standings_are_the_same_read_in_two_halves(
     assert one.exit_code == two.exit_code == 0
     assert one.output == two.output
     assert ("a second copy of game" in two.output) == damaged
+
+
+def test_a_file_replaced_under_the_copy_is_read_here(
+    tmp_path: Path, split: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clean_folder(tmp_path)
+    parent, fstat = os.getpid(), os.fstat
+
+    def other_inode_here(fd: int) -> os.stat_result:
+        """The caller's file seen as another inode than the one the copy opens."""
+        stat = fstat(fd)
+        if os.getpid() != parent:
+            return stat
+        fields = list(stat[:10])
+        fields[1] += 1
+        return os.stat_result(fields)
+
+    monkeypatch.setattr(os, "fstat", other_inode_here)
+    rows, said, where = _read(tmp_path)
+    assert (rows, said) == _one_reader(tmp_path)
+    assert where == {parent}
+    assert len(split) == 1

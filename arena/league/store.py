@@ -107,7 +107,9 @@ def iter_game_batches(
         if split is None:
             yield from map(prepare, reader.batches(handle))
             return
-        with Forked(partial(_prepare_rest, path, split, prepare)) as copy:
+        file = os.fstat(handle.fileno())
+        same = (file.st_dev, file.st_ino)
+        with Forked(partial(_prepare_rest, path, same, split, prepare)) as copy:
             yield from map(prepare, reader.batches(handle, split))
             out = copy.result()
             ids_at = _new_ids_end(out, reader.seen) if out is not None else None
@@ -144,16 +146,24 @@ class _Unclean(Exception):
 
 
 def _prepare_rest(
-    path: Path, start: int, prepare: Callable[[list[GameRow]], Any], out: IO[bytes]
+    path: Path,
+    same: tuple[int, int],
+    start: int,
+    prepare: Callable[[list[GameRow]], Any],
+    out: IO[bytes],
 ) -> None:
     """In the forked copy: the prepared batches from ``start`` on, pickled one after another,
-    then the list of their games' ids and where it starts (8 bytes)."""
+    then the list of their games' ids and where it starts (8 bytes). ``same``: the device and
+    inode of the file the caller reads (a run may have replaced it since)."""
 
     def unclean(line: str) -> None:
         raise _Unclean(line)
 
     reader = _RowReader(unclean, path)
     with path.open("rb") as handle:
+        file = os.fstat(handle.fileno())
+        if (file.st_dev, file.st_ino) != same:
+            raise _Unclean(f"{path} was replaced")
         handle.seek(start)
         for rows in reader.batches(handle):
             pickle.dump(prepare(rows), out, protocol=pickle.HIGHEST_PROTOCOL)
