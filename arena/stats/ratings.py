@@ -282,11 +282,14 @@ class GameColumns:
     """
 
     names: list[str]
-    forfeits: list[str | None]
-    decisions: list[int]
-    think_ms: list[float]
-    ranks: list[int]
-    scores: list[float]
+    forfeited: FloatArray
+    """Per seat: 1.0 if the seat forfeited (any reason), else 0.0."""
+    disqualified: list[str]
+    """The bots of the seats forfeited as ``disqualified``."""
+    decisions: FloatArray
+    think_ms: FloatArray
+    ranks: IntArray
+    scores: FloatArray
     verdicts: list[tuple[int, dict[str, int]]]
     """``(seat, verdicts)`` of the seats with any, numbered in the batch."""
     sizes: list[int]
@@ -299,15 +302,22 @@ class GameColumns:
     @classmethod
     def of(cls, rows: Sequence[GameRow]) -> GameColumns:
         seating = list(map(_SEATING, rows))
+        names = list(chain.from_iterable(seating))
         sizes = list(map(len, seating))
+        forfeits = list(_seat_column(rows, "forfeit"))
         verdicts = list(_seat_column(rows, "verdicts"))
         return cls(
-            names=list(chain.from_iterable(seating)),
-            forfeits=list(_seat_column(rows, "forfeit")),
-            decisions=list(_seat_column(rows, "decisions")),
-            think_ms=list(_seat_column(rows, "think_ms")),
-            ranks=list(_seat_column(rows, "ranks")),
-            scores=list(_seat_column(rows, "scores")),
+            names=names,
+            forfeited=np.array(list(map(is_not, forfeits, repeat(None))), dtype=np.float64),
+            disqualified=[
+                name for name, why in zip(names, forfeits, strict=True) if why == "disqualified"
+            ]
+            if "disqualified" in forfeits
+            else [],
+            decisions=np.array(list(_seat_column(rows, "decisions")), dtype=np.float64),
+            think_ms=np.array(list(_seat_column(rows, "think_ms")), dtype=np.float64),
+            ranks=np.array(list(_seat_column(rows, "ranks")), dtype=np.int64),
+            scores=np.array(list(_seat_column(rows, "scores")), dtype=np.float64),
             verdicts=list(compress(enumerate(verdicts), verdicts)),
             sizes=sizes,
             units=list(zip(map(_ENGINE, rows), map(_TABLE, rows), map(_BLOCK, rows), strict=True)),
@@ -356,21 +366,13 @@ class _Tally:
                 self.verdicts.append(dict.fromkeys(VERDICTS, 0))
         bots = list(map(index.__getitem__, names))
         columns["bots"] += bots
-        columns["forfeited"] += map(is_not, games.forfeits, repeat(None))
-        columns["decisions"] += games.decisions
-        columns["think_ms"] += games.think_ms
-        columns["ranks"] += games.ranks
-        columns["scores"] += games.scores
+        for key in _SEAT_ARRAYS:
+            columns[key].append(getattr(games, key))
         for seat, seat_verdicts in games.verdicts:
             counts = self.verdicts[bots[seat]]
             for verdict, count in seat_verdicts.items():
                 counts[verdict] = counts.get(verdict, 0) + count
-        if "disqualified" in games.forfeits:
-            self.disqualified.update(
-                name
-                for name, why in zip(names, games.forfeits, strict=True)
-                if why == "disqualified"
-            )
+        self.disqualified.update(games.disqualified)
         units: list[Hashable] = list(games.units)
         for i, row in games.solo:  # a solo game is a seed's entry: a contest at the end
             self._add_solo(self.games + i, row)
@@ -407,12 +409,10 @@ class _Tally:
         if self.games == self._first:
             return
         bots = np.array(columns["bots"], dtype=np.int64)
-        seat_values = (
-            np.ones(len(bots)),
-            np.array(columns["forfeited"], dtype=np.float64),
-            np.array(columns["decisions"], dtype=np.float64),
-            np.array(columns["think_ms"], dtype=np.float64),
+        forfeited, decisions, think_ms, ranks, scores = (
+            np.concatenate(columns[key]) for key in _SEAT_ARRAYS
         )
+        seat_values = (np.ones(len(bots)), forfeited, decisions, think_ms)
         size = len(self.index)
         self.played = np.stack(
             [
@@ -421,8 +421,6 @@ class _Tally:
             ]
         )
         sizes = np.array(columns["sizes"], dtype=np.int64)
-        ranks = np.array(columns["ranks"], dtype=np.int64)
-        scores = np.array(columns["scores"], dtype=np.float64)
         units = np.array(columns["units"], dtype=np.int64)
         engines = np.array(columns["engines"], dtype=np.int64)
         names = list(self._engines)
@@ -502,18 +500,11 @@ class _Tally:
         )
 
 
-_COLUMNS = (
-    "bots",
-    "forfeited",
-    "decisions",
-    "think_ms",
-    "ranks",
-    "scores",
-    "units",
-    "engines",
-    "sizes",
-)
-"""The columns :class:`_Tally` keeps between sums: per seat, then per game."""
+_SEAT_ARRAYS = ("forfeited", "decisions", "think_ms", "ranks", "scores")
+"""The columns of :class:`GameColumns` that are arrays, one value a seat."""
+_COLUMNS = ("bots", *_SEAT_ARRAYS, "units", "engines", "sizes")
+"""The columns :class:`_Tally` keeps between sums: per seat (a list, then a list of arrays),
+then per game."""
 _SEATING, _ENGINE, _TABLE, _BLOCK = map(itemgetter, ("seating", "engine", "table", "block"))
 
 
