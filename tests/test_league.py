@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import uuid
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ import trio
 from arena import config
 from arena.errors import ResultsError
 from arena.league.runner import run_league
-from arena.league.store import read_games
+from arena.league.store import ResultsDir, read_games
 from arena.record import GameRecord
 from arena.tools.replay import replay_record
 from tests.conftest import ROOT, processes_with, wait_until
@@ -72,6 +73,54 @@ def test_resume_plays_only_missing_games(tmp_path: Path, toy_engine: str, in_rep
     more = load(tmp_path, league_text(marker, rounds=2))
     extended = trio.run(lambda: run_league(more, tmp_path / "out", jobs=2))
     assert extended.skipped == len(lines) and extended.played == len(lines)
+    assert processes_with(marker) == []
+
+
+def test_next_game_starts_while_the_last_one_is_synced(
+    tmp_path: Path, toy_engine: str, in_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At ``jobs = 1`` the fsync of a game overlaps the next game; a game counts (the
+    progress hook) only once an fsync that started after it was written has returned."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker, rounds=2))
+    events: list[str] = []  # "append", "sync", "synced", "counted" in the order they happened
+    second_game_written = threading.Event()
+    overlapped: list[bool] = []
+    real_append, real_sync = ResultsDir.append, ResultsDir.sync
+
+    def append(store: ResultsDir, record: GameRecord) -> None:
+        real_append(store, record)
+        events.append("append")
+        if events.count("append") == 2:
+            second_game_written.set()
+
+    def sync(store: ResultsDir) -> None:
+        events.append("sync")
+        if not overlapped:  # the first game's fsync lasts until the second game is written
+            overlapped.append(second_game_written.wait(timeout=60))
+        real_sync(store)
+        events.append("synced")
+
+    monkeypatch.setattr(ResultsDir, "append", append)
+    monkeypatch.setattr(ResultsDir, "sync", sync)
+    outcome = trio.run(
+        lambda: run_league(
+            league, tmp_path / "o", jobs=1, progress=lambda done, total: events.append("counted")
+        )
+    )
+    assert overlapped == [True], "the second game waited for the first one's fsync"
+    written = covering = on_disk = counted = 0
+    for event in events:
+        if event == "append":
+            written += 1
+        elif event == "sync":
+            covering = written
+        elif event == "synced":
+            on_disk = covering
+        else:
+            counted += 1
+            assert counted <= on_disk, "a game counted before an fsync covered it"
+    assert outcome.played == written == counted == len(read_games(tmp_path / "o"))
     assert processes_with(marker) == []
 
 
