@@ -123,33 +123,6 @@ def should_roll(view: View) -> bool:
     return exposed < RISK_LIMIT
 
 
-# estimate(): the weights of a dog's share already in a corner and of the share the hand
-# could add, in points, fitted by least squares of the final score margin on the margins of
-# these features at random decision points of 400 greedy-vs-greedy 2-seat games (R² 0.50,
-# against 0.38 for the score margin alone)
-CORNER_WEIGHT = 0.75
-HAND_WEIGHT = 0.65
-
-
-def estimate(obs: dict[str, Any]) -> list[float]:
-    """Every seat's expected final points, for search: its score, plus for each dog on the
-    boards its points times the share of its needs already in the seat's corner (weighted
-    ``CORNER_WEIGHT``) and the share the seat's hand could still add (``HAND_WEIGHT``)."""
-    values = [float(score) for score in obs["scores"]]
-    hands: list[list[int]] = obs["hands"]
-    for b, board in enumerate(obs["boards"]):
-        if board is None:
-            continue
-        dog = DOGS[board]
-        total = sum(dog.needs)
-        for seat, corner in enumerate(obs["corners"][b][: len(values)]):
-            lack = missing(corner, dog.needs)
-            held = total - sum(lack)
-            fill = sum(min(h, m) for h, m in zip(hands[seat], lack, strict=True))
-            values[seat] += dog.points * (CORNER_WEIGHT * held + HAND_WEIGHT * fill) / total
-    return values
-
-
 def choose(obs: dict[str, Any], legal: list[Action], game: GameInfo) -> int:
     view = View(obs)
     kinds = {action["type"] for action in legal}

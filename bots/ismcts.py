@@ -24,11 +24,8 @@ Carlo Tree Search", IEEE Transactions on Computational Intelligence and AI in Ga
    :func:`engines.base.utility` (0 to 1 for every seat count, solo included) of a finished
    game or of a cut one scored as it stands; with ``--margin S`` a cut play-out at two or
    more seats is scored instead by :func:`margin_utility`, a logistic of the score margins
-   at scale S (the rank-based value as S goes to 0), and with ``--estimate`` as well on the
-   greedy bot's ``estimate(observation)`` of every seat's final points (from the bot's own
-   observation of the state reached) instead of the scores as they stand. Each node adds
-   the utility of the seat that chose its action, so every seat is assumed to play for
-   itself (max^n).
+   at scale S (the rank-based value as S goes to 0). Each node adds the utility of the seat
+   that chose its action, so every seat is assumed to play for itself (max^n).
 
 Children are keyed by :func:`engines.base.action_key`, so the same action in different
 determinizations meets the same statistics. The move played is the root child with the
@@ -63,11 +60,11 @@ the observations and the ``start`` seed, so games replay exactly. After each gam
 on stderr gives the searched decisions, iterations and milliseconds per search.
 
 Run it as ``python -m bots.ismcts [--iterations N] [--exploration C] [--playout P]
-[--epsilon E] [--depth D] [--margin S] [--estimate] [--tree-depth L] [--guide G] [--prior W]
-[--confidence Z] [--paired] [--time-share F] [--name NAME]``. It knows no game: everything
-comes from the engine named in ``hello`` and its contract (and, for the greedy play-outs,
-guide and estimate, the bot ``bots.<engine>_greedy``, found by that naming rule);
-per-engine settings are flags in the league files.
+[--epsilon E] [--depth D] [--margin S] [--tree-depth L] [--guide G] [--prior W]
+[--confidence Z] [--paired] [--time-share F] [--name NAME]``. It knows no game: everything comes
+from the engine named in ``hello`` and its contract (and, for the greedy play-outs and
+guide, the bot ``bots.<engine>_greedy``, found by that naming rule); per-engine settings
+are flags in the league files.
 """
 
 from __future__ import annotations
@@ -84,11 +81,10 @@ from typing import Any
 
 import engines
 from arena.sdk import GameInfo, run
-from engines.base import Action, ActionKey, Engine, State, action_key, utility
+from engines.base import Action, ActionKey, Engine, Result, State, action_key, utility
 
 Playout = Callable[[State, random.Random, int], None]
 Choose = Callable[[dict[str, Any], list[Action], GameInfo], "int | Action"]
-Estimate = Callable[[dict[str, Any]], Sequence[float]]
 
 
 class Node:
@@ -118,24 +114,11 @@ def random_playout(state: State, rng: random.Random, steps: int) -> None:
         steps -= 1
 
 
-def greedy_module(engine: Engine) -> Any:
-    """The engine's greedy bot, the module ``bots.<engine>_greedy``."""
-    return importlib.import_module(f"bots.{engine.name.replace('-', '_')}_greedy")
-
-
 def load_greedy(engine: Engine) -> Choose:
     """The ``choose`` function of the engine's greedy bot, ``bots.<engine>_greedy``."""
-    choose: Choose = greedy_module(engine).choose
+    module = importlib.import_module(f"bots.{engine.name.replace('-', '_')}_greedy")
+    choose: Choose = module.choose
     return choose
-
-
-def load_estimate(engine: Engine) -> Estimate:
-    """The greedy bot's ``estimate(observation)``: every seat's expected final points."""
-    module = greedy_module(engine)
-    if not hasattr(module, "estimate"):
-        raise SystemExit(f"--estimate: {module.__name__} has no estimate(observation)")
-    estimate: Estimate = module.estimate
-    return estimate
 
 
 def greedy_playout(
@@ -162,10 +145,11 @@ def greedy_playout(
     return playout
 
 
-def margin_utility(scores: Sequence[float], seat: int, scale: float) -> float:
+def margin_utility(result: Result, seat: int, scale: float) -> float:
     """A play-out cut before the end, scored by its score margins: the mean over the other
     seats of a logistic of (own score - their score) / ``scale``; 0.5 on a tie, and the
     rank-based :func:`~engines.base.utility` as ``scale`` goes to 0."""
+    scores = result.scores
     own = scores[seat]
     total = 0.0
     for other, theirs in enumerate(scores):
@@ -190,7 +174,6 @@ class Search:
         tree_depth: int = -1,
         confidence: float = 0.0,
         paired: bool = False,
-        estimate: Estimate | None = None,
     ) -> None:
         self.engine = engine
         self.game = game
@@ -204,7 +187,6 @@ class Search:
         self.tree_depth = tree_depth  # levels of the tree below the root (-1: no limit)
         self.confidence = confidence  # > 0: leave the guide's pick only on this evidence
         self.paired = paired and first is not None  # paired comparisons with the guide's pick
-        self.estimate = estimate  # cut play-outs: every seat's points estimated (with margin)
         self.iterations = 0
         self.root = Node(game.seat)
         self.root_keys: list[ActionKey] = []  # the keys of the legal list being searched
@@ -298,31 +280,25 @@ class Search:
             path.append(node)
         if state.to_move() is not None:
             self.playout(state, rng, self.depth)
-        worth = self.worth(state)
+        result = state.result()
+        cut = state.to_move() is not None
         values: dict[int, float] = {}
         for visited in path:
             visited.visits += 1
             if visited is not root:
                 seat = visited.seat
                 if seat not in values:
-                    values[seat] = worth(seat)
+                    values[seat] = self.worth(result, seat, cut)
                 value = values[seat]
                 visited.total += value
                 visited.squares += value * value
 
-    def worth(self, state: State) -> Callable[[int], float]:
-        """The utility per seat of the state a play-out reached: by ranks at the end of the
-        game; a play-out cut before the end at two or more seats by score margins
-        (``--margin``), on the greedy bot's ``estimate`` of every seat's final points from
-        the bot's own observation of that state (``--estimate``) or else on the scores as
-        they stand."""
-        result = state.result()
-        scores: Sequence[float] = result.scores
-        if state.to_move() is None or self.margin <= 0 or len(scores) < 2:
-            return lambda seat: utility(result, seat)
-        if self.estimate is not None:
-            scores = self.estimate(state.observation(self.game.seat))
-        return lambda seat: margin_utility(scores, seat, self.margin)
+    def worth(self, result: Result, seat: int, cut: bool) -> float:
+        """The utility of ``result`` for ``seat``: by score margins (``--margin``) when the
+        play-out was ``cut`` before the end at two or more seats, else by ranks."""
+        if cut and self.margin > 0 and len(result.scores) > 1:
+            return margin_utility(result, seat, self.margin)
+        return utility(result, seat)
 
     def iterate_paired(self, root: Node, state: State, rng: random.Random) -> None:
         """With ``--paired``: the sampled world is played twice from the root, after the
@@ -349,7 +325,7 @@ class Search:
             world.apply_index(chosen)
             if world.to_move() is not None:
                 self.playout(world, random.Random(seed), self.depth)
-            gain += sign * self.worth(world)(root.seat)
+            gain += sign * self.worth(world.result(), root.seat, world.to_move() is not None)
         root.visits += 1
         child.visits += 1
         child.total += gain
@@ -428,7 +404,6 @@ class Settings:
     confidence: float = 0.0
     time_share: float = 0.75
     paired: bool = False
-    estimate: bool = False
 
 
 def make_search(
@@ -457,7 +432,6 @@ def make_search(
         settings.tree_depth,
         settings.confidence,
         settings.paired,
-        load_estimate(engine) if settings.estimate else None,
     )
 
 
@@ -568,12 +542,6 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         "stream, and compares them by the paired differences",
     )
     parser.add_argument(
-        "--estimate",
-        action="store_true",
-        help="with --margin: a cut play-out is scored on the greedy bot's estimate(observation) "
-        "of every seat's final points instead of the scores as they stand",
-    )
-    parser.add_argument(
         "--time-share",
         type=float,
         default=0.75,
@@ -594,7 +562,6 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         args.confidence,
         args.time_share,
         args.paired,
-        args.estimate,
     )
     return settings, args.name
 

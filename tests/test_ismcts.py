@@ -16,10 +16,8 @@ from arena.cli import main
 from arena.league.runner import run_league
 from arena.league.store import read_games
 from arena.sdk import GameInfo
-from bots.good_boy_greedy import estimate as good_boy_estimate
 from bots.ismcts import Node, Search, margin_utility, random_playout
 from engines.base import Result, action_key, utility
-from engines.good_boy.rules import DOGS, GoodBoyState
 from tests.conftest import processes_with
 from tests.test_league import comparable, load
 from tests.toy_engine import ToyEngine
@@ -87,10 +85,10 @@ def test_search_finds_the_winning_take(pile: int, best: int) -> None:
 
 def test_margin_utility_is_a_smoothed_rank() -> None:
     result = Result([10.0, 7.0, 10.0], [1, 3, 1])
-    assert margin_utility(result.scores, 0, 1e-6) == pytest.approx(utility(result, 0))
-    assert margin_utility(result.scores, 1, 1e-6) == pytest.approx(utility(result, 1))
-    assert margin_utility([4.0, 4.0], 0, 2.0) == 0.5
-    close, far = [8.0, 7.0], [12.0, 7.0]
+    assert margin_utility(result, 0, 1e-6) == pytest.approx(utility(result, 0))
+    assert margin_utility(result, 1, 1e-6) == pytest.approx(utility(result, 1))
+    assert margin_utility(Result([4.0, 4.0], [1, 1]), 0, 2.0) == 0.5
+    close, far = Result([8.0, 7.0], [1, 2]), Result([12.0, 7.0], [1, 2])
     assert 0.5 < margin_utility(close, 0, 2.0) < margin_utility(far, 0, 2.0) < 1.0
 
 
@@ -148,22 +146,3 @@ def test_paired_search_leaves_a_wrong_guide_on_clear_evidence() -> None:
         assert list(search.root.children) == [action_key(legal[0])]
         challenger = search.root.children[action_key(legal[0])]
         assert challenger.visits == iterations and -1.0 <= challenger.total / iterations <= 1.0
-
-
-def test_estimate_scores_cut_play_outs_by_the_greedy_bots_expected_points() -> None:
-    """Good Boy at the start: no dog claimed, so the scores tie; once seat 1 holds part of a
-    dog's needs in its corner, the greedy bot's estimate puts it ahead, and a search with
-    ``--margin`` and the estimate scores the cut state for seat 1 above one half."""
-    engine = engines.get("good-boy")
-    options = engine.check(2, {})
-    state = engine.new_game(2, 7, options)
-    assert isinstance(state, GoodBoyState)
-    dog = DOGS[state.observation(0)["boards"][0]]
-    state.corners[0][1] = list(dog.needs)
-    state.corners[0][1][dog.needs.index(max(dog.needs))] -= 1  # one token short
-    assert good_boy_estimate(state.observation(0))[1] > state.result().scores[1] == 0.0
-    game = GameInfo("good-boy", options, "g", 0, 2, 1, random.Random(3))
-    plain = Search(engine, game, 0.7, random_playout, 0, margin=2.0)
-    guessed = Search(engine, game, 0.7, random_playout, 0, margin=2.0, estimate=good_boy_estimate)
-    assert plain.worth(state)(1) == 0.5
-    assert guessed.worth(state)(1) > 0.5 > guessed.worth(state)(0)
