@@ -141,6 +141,7 @@ class _LeagueRun:
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
         self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
         self.readies: dict[str, str] = {}  # bot -> the name and version it answered ready
+        self.running: list[GameSpec] = []  # the games in flight
 
     async def play(self, host: BotHost, signals: AsyncIterator[int], jobs: int) -> None:
         table = league_table(
@@ -156,7 +157,10 @@ class _LeagueRun:
                         self.outcome.skipped += 1
                         self._collect(spec, self.stored[key])
                         continue
+                    # its bots start while it waits for a slot, next to the games in flight
+                    table.warm([*self.running, spec], jobs)
                     await slots.acquire()
+                    self.running.append(spec)
                     games.start_soon(self._play_one, table, spec, slots)
             await _wait_until_idle(slots, jobs)
             games.cancel_scope.cancel()  # stops the signal watcher
@@ -208,6 +212,7 @@ class _LeagueRun:
                 self.progress(done, self.outcome.scheduled)
             self._collect(spec, record)
         finally:
+            self.running.remove(spec)
             slots.release()
 
     def _collect(self, spec: GameSpec, record: GameRecord) -> None:
