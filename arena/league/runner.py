@@ -85,8 +85,13 @@ async def run_league(
     transcripts: bool = False,
     replay: frozenset[str] = frozenset(),
     people: PersonSeats | None = None,
+    finish: Callable[[LeagueOutcome], None] | None = None,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder``; see the module docstring.
+
+    ``finish``, when given, is called (in a worker thread) with the outcome of a run that
+    was not stopped, once its games are stored and before this returns: what the caller
+    does with the results (standings, a report) overlaps the end of the bot processes.
 
     ``say`` hears status lines: each step of a sequential test, and stored lines that are
     not games (skipped). The games of the bots in ``replay`` are moved aside and played
@@ -108,7 +113,10 @@ async def run_league(
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async with hosting(spin_s=answer_spin(max(1, jobs))) as host:
                 await run.play(host, signals, max(1, jobs))
-        store.record_ready(run.readies)
+                store.record_ready(run.readies)
+                if finish is not None and not run.outcome.interrupted:
+                    host.close_all()  # the processes end in their own tasks meanwhile
+                    await trio.to_thread.run_sync(finish, run.outcome)
     except BaseException:
         with contextlib.suppress(ResultsError):  # the first failure is the one to report
             store.record_ready(run.readies)
