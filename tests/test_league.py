@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import uuid
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ import trio
 from arena import config
 from arena.errors import ResultsError
 from arena.league.runner import run_league
-from arena.league.store import read_games
+from arena.league.store import ResultsDir, read_games
 from arena.record import GameRecord
 from arena.tools.replay import replay_record
 from tests.conftest import ROOT, processes_with, wait_until
@@ -72,6 +73,49 @@ def test_resume_plays_only_missing_games(tmp_path: Path, toy_engine: str, in_rep
     more = load(tmp_path, league_text(marker, rounds=2))
     extended = trio.run(lambda: run_league(more, tmp_path / "out", jobs=2))
     assert extended.skipped == len(lines) and extended.played == len(lines)
+    assert processes_with(marker) == []
+
+
+def test_next_game_starts_while_the_last_one_is_synced(
+    tmp_path: Path, toy_engine: str, in_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At ``jobs = 1`` the fsync of a game overlaps the next game; each game counts (the
+    progress hook) only after its fsync returned."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker, rounds=1))
+    appended: list[str] = []
+    second_game_written = threading.Event()
+    synced: list[bool] = []  # per fsync: did the next game get written while it waited?
+    real_append, real_sync = ResultsDir.append, ResultsDir.sync
+
+    def append(store: ResultsDir, record: GameRecord) -> None:
+        real_append(store, record)
+        appended.append(record.id)
+        if len(appended) == 2:
+            second_game_written.set()
+
+    def sync(store: ResultsDir) -> None:
+        if not synced:  # the first game's fsync lasts until the second game is written
+            synced.append(second_game_written.wait(timeout=60))
+        else:
+            synced.append(True)
+        real_sync(store)
+
+    counted: list[tuple[int, int]] = []  # (games counted, fsyncs returned) at each progress
+    monkeypatch.setattr(ResultsDir, "append", append)
+    monkeypatch.setattr(ResultsDir, "sync", sync)
+    outcome = trio.run(
+        lambda: run_league(
+            league,
+            tmp_path / "o",
+            jobs=1,
+            progress=lambda done, total: counted.append((done, len(synced))),
+        )
+    )
+    assert synced[0], "the second game waited for the first one's fsync"
+    assert outcome.played == len(appended) == len(read_games(tmp_path / "o"))
+    assert [done for done, _ in counted] == list(range(1, outcome.played + 1))
+    assert all(syncs >= done for done, syncs in counted)
     assert processes_with(marker) == []
 
 

@@ -155,23 +155,23 @@ class _LeagueRun:
         table = league_table(
             self.config, host, self._log, transcripts=self.transcripts, people=self.people
         )
-        async with trio.open_nursery() as games:
-            games.start_soon(self._watch_signals, signals, games.cancel_scope)
-            slots = trio.Semaphore(jobs)
-            for block in self.feed:
-                for spec in block:
-                    key = (spec.seating, spec.block, spec.seed)
-                    if key in self.stored:
-                        self.outcome.skipped += 1
-                        self._collect(spec, self.stored[key])
-                        continue
-                    # its bots start while it waits for a slot, next to the games in flight
-                    table.warm([*self.running, spec], jobs)
-                    await slots.acquire()
-                    self.running.append(spec)
-                    games.start_soon(self._play_one, table, spec, slots)
-            await _wait_until_idle(slots, jobs)
-            games.cancel_scope.cancel()  # stops the signal watcher
+        async with trio.open_nursery() as run:
+            run.start_soon(self._watch_signals, signals, run.cancel_scope)
+            async with trio.open_nursery() as games:  # ends when the last game is stored
+                slots = trio.Semaphore(jobs)
+                for block in self.feed:
+                    for spec in block:
+                        key = (spec.seating, spec.block, spec.seed)
+                        if key in self.stored:
+                            self.outcome.skipped += 1
+                            self._collect(spec, self.stored[key])
+                            continue
+                        # its bots start while it waits for a slot, next to the games in flight
+                        table.warm([*self.running, spec], jobs)
+                        await slots.acquire()
+                        self.running.append(spec)
+                        games.start_soon(self._play_one, table, spec, slots)
+            run.cancel_scope.cancel()  # stops the signal watcher
         self.outcome.stopped_early = self.feed.stop_reason
         if isinstance(self.feed, SprtFeed):
             self.outcome.sprt = self.feed.test
@@ -204,24 +204,32 @@ class _LeagueRun:
             return
 
     async def _play_one(self, table: Table, spec: GameSpec, slots: trio.Semaphore) -> None:
+        """Play one game and store it.
+
+        The slot is given back once the game is written, before its fsync: the next game
+        starts while the disk works (at ``jobs = 1`` it would otherwise wait for it). The
+        block is handed to the feed before the slot is free, so a sequential test has seen
+        it before the next game starts, as when the slot waited for the fsync. The game
+        counts (progress, ``played``) once it is on disk.
+        """
         try:
             played = await table.play(spec)
             self._check_ready(played.seats)
             record = played.record
             self.store.append(record)
-            # fsync off the event loop: the other games keep playing while the disk works
-            await trio.to_thread.run_sync(self.store.sync)
-            for position, lines in enumerate(played.transcripts()):
-                if lines is not None:
-                    self.store.write_transcript(spec.id, position, lines)
-            self.outcome.played += 1
-            if self.progress is not None:
-                done = self.outcome.played + self.outcome.skipped
-                self.progress(done, self.outcome.scheduled)
             self._collect(spec, record)
         finally:
             self.running.remove(spec)
             slots.release()
+        # fsync off the event loop: the other games keep playing while the disk works
+        await trio.to_thread.run_sync(self.store.sync)
+        for position, lines in enumerate(played.transcripts()):
+            if lines is not None:
+                self.store.write_transcript(spec.id, position, lines)
+        self.outcome.played += 1
+        if self.progress is not None:
+            done = self.outcome.played + self.outcome.skipped
+            self.progress(done, self.outcome.scheduled)
 
     def _collect(self, spec: GameSpec, record: GameRecord) -> None:
         """Hand each complete block to the feed."""
@@ -259,14 +267,6 @@ GameKey = tuple[object, ...]
 def game_key(record: GameRecord) -> GameKey:
     """What makes a stored game the same game as a scheduled one."""
     return (record.seating, record.block, record.seed)
-
-
-async def _wait_until_idle(slot: trio.Semaphore, jobs: int) -> None:
-    """Wait until every running game has released its slot."""
-    for _ in range(jobs):
-        await slot.acquire()
-    for _ in range(jobs):
-        slot.release()
 
 
 class SprtFeed(BlockFeed):
