@@ -79,43 +79,48 @@ def test_resume_plays_only_missing_games(tmp_path: Path, toy_engine: str, in_rep
 def test_next_game_starts_while_the_last_one_is_synced(
     tmp_path: Path, toy_engine: str, in_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """At ``jobs = 1`` the fsync of a game overlaps the next game; each game counts (the
-    progress hook) only after its fsync returned."""
+    """At ``jobs = 1`` the fsync of a game overlaps the next game; a game counts (the
+    progress hook) only once an fsync that started after it was written has returned."""
     marker = f"m{uuid.uuid4().hex[:8]}"
-    league = load(tmp_path, league_text(marker, rounds=1))
-    appended: list[str] = []
+    league = load(tmp_path, league_text(marker, rounds=2))
+    events: list[str] = []  # "append", "sync", "synced", "counted" in the order they happened
     second_game_written = threading.Event()
-    synced: list[bool] = []  # per fsync: did the next game get written while it waited?
+    overlapped: list[bool] = []
     real_append, real_sync = ResultsDir.append, ResultsDir.sync
 
     def append(store: ResultsDir, record: GameRecord) -> None:
         real_append(store, record)
-        appended.append(record.id)
-        if len(appended) == 2:
+        events.append("append")
+        if events.count("append") == 2:
             second_game_written.set()
 
     def sync(store: ResultsDir) -> None:
-        if not synced:  # the first game's fsync lasts until the second game is written
-            synced.append(second_game_written.wait(timeout=60))
-        else:
-            synced.append(True)
+        events.append("sync")
+        if not overlapped:  # the first game's fsync lasts until the second game is written
+            overlapped.append(second_game_written.wait(timeout=60))
         real_sync(store)
+        events.append("synced")
 
-    counted: list[tuple[int, int]] = []  # (games counted, fsyncs returned) at each progress
     monkeypatch.setattr(ResultsDir, "append", append)
     monkeypatch.setattr(ResultsDir, "sync", sync)
     outcome = trio.run(
         lambda: run_league(
-            league,
-            tmp_path / "o",
-            jobs=1,
-            progress=lambda done, total: counted.append((done, len(synced))),
+            league, tmp_path / "o", jobs=1, progress=lambda done, total: events.append("counted")
         )
     )
-    assert synced[0], "the second game waited for the first one's fsync"
-    assert outcome.played == len(appended) == len(read_games(tmp_path / "o"))
-    assert [done for done, _ in counted] == list(range(1, outcome.played + 1))
-    assert all(syncs >= done for done, syncs in counted)
+    assert overlapped == [True], "the second game waited for the first one's fsync"
+    written = covering = on_disk = counted = 0
+    for event in events:
+        if event == "append":
+            written += 1
+        elif event == "sync":
+            covering = written
+        elif event == "synced":
+            on_disk = covering
+        else:
+            counted += 1
+            assert counted <= on_disk, "a game counted before an fsync covered it"
+    assert outcome.played == written == counted == len(read_games(tmp_path / "o"))
     assert processes_with(marker) == []
 
 

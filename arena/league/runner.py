@@ -26,6 +26,7 @@ from arena.game.seats import ProcessSeat, Seat
 from arena.game.spec import GameSpec
 from arena.game.table import PersonSeats, Table
 from arena.league.fingerprint import fingerprint, ready_text
+from arena.league.groupsync import GroupSync
 from arena.league.pooled import league_table
 from arena.league.schedule import game_count, iter_blocks, known_tables
 from arena.league.store import ResultsDir, Warn
@@ -150,6 +151,7 @@ class _LeagueRun:
         self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
         self.readies: dict[str, str] = {}  # bot -> the name and version it answered ready
         self.running: list[GameSpec] = []  # the games in flight
+        self.group_sync = GroupSync(store.sync)
 
     async def play(self, host: BotHost, signals: AsyncIterator[int], jobs: int) -> None:
         table = league_table(
@@ -210,7 +212,8 @@ class _LeagueRun:
         starts while the disk works (at ``jobs = 1`` it would otherwise wait for it). The
         block is handed to the feed before the slot is free, so a sequential test has seen
         it before the next game starts, as when the slot waited for the fsync. The game
-        counts (progress, ``played``) once it is on disk.
+        counts (progress, ``played``) once it is on disk: one fsync covers the games written
+        within :data:`~arena.league.groupsync.SYNC_EVERY_S` (:class:`GroupSync`).
         """
         try:
             played = await table.play(spec)
@@ -221,8 +224,7 @@ class _LeagueRun:
         finally:
             self.running.remove(spec)
             slots.release()
-        # fsync off the event loop: the other games keep playing while the disk works
-        await trio.to_thread.run_sync(self.store.sync)
+        await self.group_sync.synced()  # fsync in a thread, shared with the games beside it
         for position, lines in enumerate(played.transcripts()):
             if lines is not None:
                 self.store.write_transcript(spec.id, position, lines)
