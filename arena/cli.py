@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import gc
 import json
 import os
 import shlex
@@ -28,6 +30,11 @@ REPORT_GAMES = 12
 
 
 DISQUALIFIED_EXIT = 3  # ``arena run``: the league finished, but a bot was disqualified
+
+# When the interpreter exits, the command's work is done, yet its shutdown would walk the
+# whole heap for cycles again (0.1-0.2 s at the end of the demo league on a busy machine,
+# docs/performance.md); frozen objects are left to the operating system instead.
+atexit.register(gc.freeze)
 
 
 class ArenaGroup(click.Group):
@@ -141,7 +148,7 @@ def run(
     import trio
 
     from arena import config as config_module
-    from arena.league.runner import run_league
+    from arena.league.runner import LeagueOutcome, run_league
     from arena.league.schedule import game_count
     from arena.show.progress import Progress
 
@@ -176,6 +183,21 @@ def run(
         jobs, progress = 1, None
         people = human_seats(TerminalConsole())
         click.echo(f"arena: {', '.join(league.people)} at this terminal: one game at a time")
+
+    def wrap_up(outcome: LeagueOutcome) -> None:
+        """What a finished league prints and writes (called while the bots end)."""
+        for name, reason in outcome.disqualified.items():
+            click.echo(f"arena: bot {name!r} was disqualified: {reason}", err=True)
+        if outcome.stopped_early:
+            click.echo(f"arena: {outcome.stopped_early}", err=True)
+        click.echo(
+            f"{outcome.played} games played, {outcome.skipped} already stored, in {folder}",
+            err=True,
+        )
+        table = _print_standings(folder, "table", write=True)
+        if not no_report:
+            click.echo(f"report: {_write_report(folder, None, REPORT_GAMES, table)}", err=True)
+
     if workers is not None or scheduler is not None:
         from arena.league.cluster import run_cluster_league
 
@@ -191,6 +213,8 @@ def run(
             transcripts=transcripts,
             replay=frozenset(replay),
         )
+        if not outcome.interrupted:
+            wrap_up(outcome)
     else:
         outcome = trio.run(
             lambda: run_league(
@@ -203,6 +227,7 @@ def run(
                 transcripts=transcripts,
                 replay=frozenset(replay),
                 people=people,
+                finish=wrap_up,
             )
         )
     if outcome.interrupted:
@@ -214,16 +239,6 @@ def run(
             err=True,
         )
         sys.exit(130)
-    for name, reason in outcome.disqualified.items():
-        click.echo(f"arena: bot {name!r} was disqualified: {reason}", err=True)
-    if outcome.stopped_early:
-        click.echo(f"arena: {outcome.stopped_early}", err=True)
-    click.echo(
-        f"{outcome.played} games played, {outcome.skipped} already stored, in {folder}", err=True
-    )
-    table = _print_standings(folder, "table", write=True)
-    if not no_report:
-        click.echo(f"report: {_write_report(folder, None, REPORT_GAMES, table)}", err=True)
     if outcome.disqualified:
         sys.exit(DISQUALIFIED_EXIT)
 

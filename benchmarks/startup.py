@@ -8,15 +8,18 @@ piece measured in its own process or call in the same run:
 
 - **imports**: ``python -c "import arena.cli"`` (the interpreter's own start included);
 - **config**: ``arena.config.load`` of the league file;
-- **playing**: from the first game's start to the last game's end, read from the progress
-  bar's first line and ``games.jsonl`` (the games' own ``wall_ms``, spread over ``--jobs``);
+- **playing**: the games' own wall times (``wall_ms`` in ``games.jsonl``: from a game's
+  first message to its last, its bots already seated) summed and divided by
+  ``min(--jobs, games)``: how long the league's ``--jobs`` game slots were busy. A stretch
+  with one game where two could run counts half; the wait for a bot to start is not in it;
 - **standings**: ``arena standings`` on the finished folder (1000 bootstrap resamples), in its
   own process, minus the imports;
 - **report**: ``arena report`` on the finished folder in its own process, minus the imports
   and the standings (``arena run`` hands its standings to the report): the plots and the
   game viewers;
 - **the rest**: bot start-up (each bot under its keeper and the sandbox), pool shutdown, the
-  store, everything not above.
+  store, everything not above. ``arena run`` prints the standings and writes the report
+  while its bot processes end, so the rest can be smaller than the shutdown alone.
 
 The figure that matters is **playing / total**: a 27-game demo should spend most of its time
 playing. Each cell is the fastest of ``--trials`` (other processes only ever slow a trial).

@@ -26,7 +26,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -718,7 +718,14 @@ _START_TRIES = 7  # a referee short of resources retries after 0.2 s, 0.4 s ... 
 
 
 class BotPool:
-    """Idle processes of one bot, reused game after game; broken ones are replaced."""
+    """Processes of one bot, reused game after game; broken ones are replaced.
+
+    Starts run in the host's nursery, not in the game that asked: a game waiting for a
+    process takes whichever comes first, a process another game gives back or a fresh one,
+    and a start nobody waits for any more leaves an idle process for a later game.
+    :meth:`warm` starts processes before any game asks. Start-up is not charged to any
+    game's clock (see docs/robustness.md, "Time rules"); ``startup_ms`` bounds it.
+    """
 
     def __init__(
         self,
@@ -742,8 +749,11 @@ class BotPool:
         self._idle: list[BotProcess] = []
         self._live: set[BotProcess] = set()
         self._spawned = 0
-        self._starting = 0
-        self._start_ended = trio.Event()
+        self._starts: set[trio.CancelScope] = set()  # one per start in flight
+        self._waiting = 0  # games waiting in acquire
+        self._faults: deque[BotFault | ResourceShortage] = deque()  # failed starts, undelivered
+        self._changed = trio.Event()  # set when a start ends or a process comes back
+        self._closed = False
         self.start_failures = 0
         self.last_failure: str = ""
 
@@ -752,37 +762,72 @@ class BotPool:
         """Failed to start ``max_start_failures`` times: no more attempts this league."""
         return self.start_failures >= self.spec.limits.max_start_failures
 
-    async def acquire(self) -> BotProcess:
-        """An idle process, or a freshly started one.
+    def warm(self, count: int) -> None:
+        """Start processes in the background until this bot has ``count``, running or
+        starting (a league starts what its next games will hold at once)."""
+        for _ in range(count - len(self._live) - len(self._starts)):
+            if not self._may_start():
+                return
+            self._start_soon()
 
-        Raises :class:`BotStartup` when it cannot start (counted: ``max_start_failures``
-        disqualify, exactly, however many games ask at once) and
-        :class:`~arena.errors.ResourceShortage` when the referee itself cannot start a
-        process even after waiting (never counted against the bot).
+    async def acquire(self) -> BotProcess:
+        """An idle process, else the first to come: one given back or a fresh start.
+
+        Raises the :class:`BotStartup` of a failed start (each failure goes to one game;
+        ``max_start_failures`` disqualify, exactly, however many games ask at once; then
+        :class:`BotDisqualified`) and :class:`~arena.errors.ResourceShortage` when the
+        referee itself cannot start a process even after waiting (never counted against
+        the bot).
         """
-        while True:
-            bot = self._idle_all.take(self._idle)
-            if bot is not None:
-                return bot
-            if self.disqualified:
-                raise BotDisqualified(f"disqualified after {self.start_failures} failed starts")
-            if self.start_failures + self._starting < self.spec.limits.max_start_failures:
-                break
-            await self._start_ended.wait()  # a start in flight may yet disqualify the bot
-        self._starting += 1
+        self._waiting += 1
         try:
-            outcome = await self._start()
+            while True:
+                bot = self._idle_all.take(self._idle)
+                if bot is not None:
+                    return bot
+                if self._faults:
+                    raise self._faults.popleft()
+                if self.disqualified:
+                    raise BotDisqualified(f"disqualified after {self.start_failures} failed starts")
+                if len(self._starts) < self._waiting and self._may_start():
+                    self._start_soon()
+                await self._changed.wait()
         finally:
-            self._starting -= 1
-            self._start_ended.set()
-            self._start_ended = trio.Event()
-        if isinstance(outcome, BotFault):
+            self._waiting -= 1
+
+    def _may_start(self) -> bool:
+        """Another start cannot take the failures past the limit (one in flight may fail)."""
+        limit = self.spec.limits.max_start_failures
+        return not self._closed and self.start_failures + len(self._starts) < limit
+
+    def _start_soon(self) -> None:
+        scope = trio.CancelScope()
+        self._starts.add(scope)
+        self._nursery.start_soon(self._start_into_pool, scope)
+
+    async def _start_into_pool(self, scope: trio.CancelScope) -> None:
+        """One start in the background; its process goes to the idle shelf, its failure to
+        the next game that asks (a shortage only to a game already waiting)."""
+        outcome: BotProcess | BotFault | ResourceShortage | None = None
+        try:
+            with scope:
+                outcome = await self._start()
+        finally:
+            self._starts.discard(scope)
+        if isinstance(outcome, BotProcess):
+            if self._closed:
+                outcome.close()
+            else:
+                self._idle_all.put(outcome, self._idle)
+        elif isinstance(outcome, BotFault):
             self.start_failures += 1
             self.last_failure = str(outcome)
-            raise outcome
-        return outcome
+            self._faults.append(outcome)
+        elif isinstance(outcome, ResourceShortage) and self._waiting > len(self._faults):
+            self._faults.append(outcome)
+        self._wake()
 
-    async def _start(self) -> BotProcess | BotFault:
+    async def _start(self) -> BotProcess | BotFault | ResourceShortage:
         """One start, retried while the referee is short of descriptors, memory or pids."""
         for attempt in range(_START_TRIES):
             self._spawned += 1
@@ -801,20 +846,27 @@ class BotPool:
                 break
             self._idle_all.shed()  # their descriptors come back as they end
             await trio.sleep(0.2 * 2**attempt)
-        if isinstance(outcome, ResourceShortage):
-            raise outcome
         return outcome
+
+    def _wake(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
 
     def release(self, bot: BotProcess) -> None:
         """Give a process back after a game; a broken or exited one is ended instead."""
         bot.games_played += 1
-        if bot.broken or bot.exit_code() is not None or bot.reader.pending():
+        if bot.broken or bot.exit_code() is not None or bot.reader.pending() or self._closed:
             bot.close()
         else:
             self._idle_all.put(bot, self._idle)
+            self._wake()
 
     def close_all(self) -> None:
-        """End every process of this bot, idle or not: call it when no game runs any more."""
+        """End every process of this bot, idle, busy or starting: call it when no game runs
+        any more."""
+        self._closed = True
+        for scope in self._starts:
+            scope.cancel()
         for bot in self._live:
             bot.close()
         self._idle_all.drop(self._idle)

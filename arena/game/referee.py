@@ -123,7 +123,6 @@ async def play_game(
     moves: list[int] = []
 
     for position, (player, clock) in enumerate(zip(seats, clocks, strict=True)):
-        clock.bank_ms = max(0.0, clock.bank_ms - max(0.0, player.startup_charge_ms()))
         if isinstance(player, Watcher):
             player.watch(spec.id, state)
         try:

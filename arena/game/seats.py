@@ -39,10 +39,6 @@ class Seat(Protocol):
 
     name: str
 
-    def startup_charge_ms(self) -> float:
-        """Start-up time to take from this game's bank (once per process)."""
-        ...
-
     async def start(self, game: str, seat: int, players: int, seed: int) -> None: ...
 
     async def act(
@@ -80,7 +76,6 @@ class ProcessSeat:
     def __init__(self, bot: BotProcess, record: bool = False) -> None:
         self.bot = bot
         self.name = bot.spec.name
-        self._charged = bot.games_played > 0
         self.think_times: list[float] = []
         # with ``record``: every line of this game, starting with the process's handshake
         self.transcript: list[tuple[str, bytes]] | None = None
@@ -88,12 +83,6 @@ class ProcessSeat:
             hello, ready = bot.hello_lines
             self.transcript = [("to", hello), ("from", ready)]
         bot.transcript = self.transcript
-
-    def startup_charge_ms(self) -> float:
-        if self._charged:
-            return 0.0
-        self._charged = True
-        return self.bot.startup_s * 1000
 
     async def start(self, game: str, seat: int, players: int, seed: int) -> None:
         await self.bot.send(protocol.encode(protocol.start(game, seat, players, seed)))
@@ -148,9 +137,6 @@ class FunctionSeat:
         self._options = dict(options or {})
         self._games: dict[str, GameInfo] = {}
 
-    def startup_charge_ms(self) -> float:
-        return 0.0
-
     async def start(self, game: str, seat: int, players: int, seed: int) -> None:
         self._games[game] = GameInfo(
             engine=self._engine,
@@ -197,9 +183,6 @@ class FailedSeat:
     def __init__(self, name: str, fault: BotStartup) -> None:
         self.name = name
         self._fault = fault
-
-    def startup_charge_ms(self) -> float:
-        return 0.0
 
     async def start(self, game: str, seat: int, players: int, seed: int) -> None:
         raise self._fault

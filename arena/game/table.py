@@ -8,7 +8,8 @@ plays the game and gives the processes back: the one step a league, a cluster wo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +52,14 @@ class Table:
     pools: Mapping[str, BotPool]
     transcripts: bool = False
     people: PersonSeats | None = None
+
+    def warm(self, specs: Iterable[GameSpec], most: int) -> None:
+        """Start, in the background, the processes the games ``specs`` hold at once, at
+        most ``most`` of one bot; a process already running or starting counts."""
+        wanted = Counter(name for spec in specs for name in spec.seating)
+        for name, count in wanted.items():
+            if (pool := self.pools.get(name)) is not None:
+                pool.warm(min(most, count))
 
     async def play(self, spec: GameSpec, on_step: StepHook | None = None) -> Played:
         """Play ``spec``; a game cut off (cancelled) never gives its processes back for reuse."""

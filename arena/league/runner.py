@@ -86,8 +86,13 @@ async def run_league(
     transcripts: bool = False,
     replay: frozenset[str] = frozenset(),
     people: PersonSeats | None = None,
+    finish: Callable[[LeagueOutcome], None] | None = None,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder``; see the module docstring.
+
+    ``finish``, when given, is called (in a worker thread) with the outcome of a run that
+    was not stopped, once its games are stored and before this returns: what the caller
+    does with the results (standings, a report) overlaps the end of the bot processes.
 
     ``say`` hears status lines: each step of a sequential test, and stored lines that are
     not games (skipped). The games of the bots in ``replay`` are moved aside and played
@@ -109,7 +114,10 @@ async def run_league(
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async with hosting(spin_s=answer_spin(max(1, jobs))) as host:
                 await run.play(host, signals, max(1, jobs))
-        store.record_ready(run.readies)
+                store.record_ready(run.readies)
+                if finish is not None and not run.outcome.interrupted:
+                    host.close_all()  # the processes end in their own tasks meanwhile
+                    await trio.to_thread.run_sync(finish, run.outcome)
     except BaseException:
         with contextlib.suppress(ResultsError):  # the first failure is the one to report
             store.record_ready(run.readies)
@@ -142,6 +150,7 @@ class _LeagueRun:
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
         self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
         self.readies: dict[str, str] = {}  # bot -> the name and version it answered ready
+        self.running: list[GameSpec] = []  # the games in flight
         self.group_sync = GroupSync(store.sync)
 
     async def play(self, host: BotHost, signals: AsyncIterator[int], jobs: int) -> None:
@@ -159,7 +168,10 @@ class _LeagueRun:
                             self.outcome.skipped += 1
                             self._collect(spec, self.stored[key])
                             continue
+                        # its bots start while it waits for a slot, next to the games in flight
+                        table.warm([*self.running, spec], jobs)
                         await slots.acquire()
+                        self.running.append(spec)
                         games.start_soon(self._play_one, table, spec, slots)
             run.cancel_scope.cancel()  # stops the signal watcher
         self.outcome.stopped_early = self.feed.stop_reason
@@ -210,6 +222,7 @@ class _LeagueRun:
             self.store.append(record)
             self._collect(spec, record)
         finally:
+            self.running.remove(spec)
             slots.release()
         await self.group_sync.synced()  # fsync in a thread, shared with the games beside it
         for position, lines in enumerate(played.transcripts()):

@@ -143,9 +143,6 @@ class HumanSeat:
         return f"seat {seat}"
 
     # -- the Seat interface -----------------------------------------------------------------
-    def startup_charge_ms(self) -> float:
-        return 0.0
-
     def watch(self, game: str, state: State) -> None:
         self._states[game] = state
 
