@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from types import TracebackType
 from typing import IO
@@ -22,8 +23,11 @@ Work = Callable[[IO[bytes]], None]
 
 
 def second_core() -> bool:
-    """True when a copy of this process can run beside it (Linux, two CPUs or more)."""
-    return _CAN_FORK and _cores() >= 2
+    """True when a copy of this process can run beside it: Linux, two CPUs or more, and no
+    other Python thread (``arena run`` works out its standings in a worker thread while the
+    bots end: a copy forked there could find a lock another thread held, such as the import
+    lock, held forever)."""
+    return _CAN_FORK and _cores() >= 2 and threading.active_count() == 1
 
 
 _CAN_FORK = hasattr(os, "fork") and sys.platform == "linux"

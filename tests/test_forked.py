@@ -4,6 +4,7 @@ failing copy gives no result, a caller that stops first leaves no copy and no fi
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import IO
 
@@ -93,3 +94,18 @@ def test_no_process_to_be_had_is_no_copy(monkeypatch: pytest.MonkeyPatch) -> Non
     with Forked(_write(b"x")) as copy:
         assert not copy.started
         assert copy.result() is None
+
+
+def test_no_second_core_beside_another_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked, "_cores", lambda: 2)
+    alone = threading.active_count() == 1  # other tests may have left idle threads behind
+    assert forked.second_core() == alone
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not forked.second_core()
+    finally:
+        release.set()
+        other.join()
+    assert forked.second_core() == alone
