@@ -23,11 +23,19 @@ Work = Callable[[IO[bytes]], None]
 
 
 def second_core() -> bool:
-    """True when a copy of this process can run beside it: Linux, two CPUs or more, and no
-    other Python thread (``arena run`` works out its standings in a worker thread while the
-    bots end: a copy forked there could find a lock another thread held, such as the import
-    lock, held forever)."""
-    return _CAN_FORK and _cores() >= 2 and threading.active_count() == 1
+    """True when a copy of this process can run beside it: Linux, a CPU that the load average
+    says is free (on a 2-core machine already running two busy processes, a copy made
+    ``arena standings`` slower, not faster: docs/performance.md), and no other Python thread
+    (``arena run`` works out its standings in a worker thread while the bots end: a copy
+    forked there could find a lock another thread held, such as the import lock, held
+    forever)."""
+    cores = _cores()
+    return _CAN_FORK and cores >= 2 and _load() <= cores - 1 and threading.active_count() == 1
+
+
+def _load() -> float:
+    """Runnable processes on this machine, on average over the last minute."""
+    return os.getloadavg()[0]
 
 
 _CAN_FORK = hasattr(os, "fork") and sys.platform == "linux"
