@@ -9,8 +9,9 @@ bots' thinking. The ISMCTS bot is told ``--move-ms`` (default 200) as its ``time
 with the default ``--time-share`` it searches up to 150 ms of wall time per decision, as in
 a league at ``move_ms = 200``; ``--iterations`` in the flags gives a fixed budget instead
 (the same games under any load). Prints ISMCTS's score against greedy (a win 1, a tie 1/2)
-with its standard error, the mean score margin, and the iterations per search. For
-choosing flags before a league; the league, not this, is the measurement.
+with its standard error, the mean score margin, and the iterations per search; on stderr
+the running score after each seed. For choosing flags before a league; the league, not
+this, is the measurement.
 """
 
 from __future__ import annotations
@@ -67,6 +68,11 @@ def main() -> None:
             own, other = record.seats[seat], record.seats[1 - seat]
             scores.append(1.0 if own.rank < other.rank else 0.5 if own.rank == other.rank else 0.0)
             margins.append(own.score - other.score)
+        print(
+            f"seed {seed}: {sum(scores):g} of {len(scores)}, {time.monotonic() - started:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
     error = statistics.pstdev(scores) / len(scores) ** 0.5
     print(
         f"{engine.name} [{args.flags}] move_ms {args.move_ms}: ISMCTS scores "
