@@ -227,6 +227,7 @@ def run(
                 transcripts=transcripts,
                 replay=frozenset(replay),
                 people=people,
+                prepare=_import_the_end,
                 finish=wrap_up,
             )
         )
@@ -241,6 +242,14 @@ def run(
         sys.exit(130)
     if outcome.disqualified:
         sys.exit(DISQUALIFIED_EXIT)
+
+
+def _import_the_end() -> None:
+    """Import what the standings and the report need (numpy among them) while the league's
+    first bots start."""
+    import arena.show.html.report
+    import arena.show.tables
+    import arena.stats.ratings  # noqa: F401
 
 
 def _resume_command(

@@ -16,7 +16,7 @@ import trio
 
 from arena import config
 from arena.errors import ResultsError
-from arena.league.runner import run_league
+from arena.league.runner import LeagueOutcome, run_league
 from arena.league.store import ResultsDir, read_games
 from arena.record import GameRecord
 from arena.tools.replay import replay_record
@@ -56,6 +56,32 @@ def test_jobs_do_not_change_the_games(tmp_path: Path, toy_engine: str, in_repo: 
     assert comparable(one) == comparable(four)
     assert len({r.id for r in one}) == len(one)
     assert all(replay_record(r) == [] for r in one)
+    assert processes_with(marker) == []
+
+
+def test_prepare_runs_while_the_bots_start_and_finish_after_the_games(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    """``prepare`` runs while the league's first processes start (it sees them running
+    before any game is stored) and no game begins before it returns; ``finish`` gets the
+    outcome once every game is stored."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker, rounds=1))
+    out = tmp_path / "out"
+    seen: list[str] = []
+
+    def prepare() -> None:
+        # the first two games' bots (a, b, c: two seats of two games at --jobs 2)
+        wait_until(lambda: len(processes_with(marker)) >= 3, "the first bots to start")
+        assert not (out / "games.jsonl").exists() or read_games(out) == []
+        seen.append("prepared")
+
+    def finish(outcome: LeagueOutcome) -> None:
+        seen.append(f"finished {outcome.played} {len(read_games(out))}")
+
+    outcome = trio.run(lambda: run_league(league, out, jobs=2, prepare=prepare, finish=finish))
+    assert seen == ["prepared", f"finished {outcome.scheduled} {outcome.scheduled}"]
+    assert outcome.played == outcome.scheduled == 3 * 2 + 3  # pairs x rotations, the 3-seat table
     assert processes_with(marker) == []
 
 

@@ -86,9 +86,13 @@ async def run_league(
     transcripts: bool = False,
     replay: frozenset[str] = frozenset(),
     people: PersonSeats | None = None,
+    prepare: Callable[[], None] | None = None,
     finish: Callable[[LeagueOutcome], None] | None = None,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder``; see the module docstring.
+
+    ``prepare``, when given, runs in a worker thread while the first bots start, when the
+    referee would only wait for them; no game begins before it returns.
 
     ``finish``, when given, is called (in a worker thread) with the outcome of a run that
     was not stopped, once its games are stored and before this returns: what the caller
@@ -109,7 +113,7 @@ async def run_league(
             "in a league run from a terminal with arena run"
         )
     store, stored, feed = open_league(config, folder, fresh=fresh, say=say, replay=replay)
-    run = _LeagueRun(config, store, feed, stored, progress, transcripts, people)
+    run = _LeagueRun(config, store, feed, stored, progress, transcripts, people, prepare)
     try:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async with hosting(spin_s=answer_spin(max(1, jobs))) as host:
@@ -139,8 +143,11 @@ class _LeagueRun:
         progress: ProgressHook | None,
         transcripts: bool,
         people: PersonSeats | None = None,
+        prepare: Callable[[], None] | None = None,
     ) -> None:
         self.config = config
+        self.prepare = prepare
+        self.prepared = trio.Event()  # games begin once ``prepare`` has returned
         self.store = store
         self.feed = feed
         self.stored = stored
@@ -159,6 +166,7 @@ class _LeagueRun:
         )
         async with trio.open_nursery() as run:
             run.start_soon(self._watch_signals, signals, run.cancel_scope)
+            run.start_soon(self._prepare)
             async with trio.open_nursery() as games:  # ends when the last game is stored
                 slots = trio.Semaphore(jobs)
                 for block in self.feed:
@@ -205,6 +213,12 @@ class _LeagueRun:
             scope.cancel()
             return
 
+    async def _prepare(self) -> None:
+        if self.prepare is not None:
+            # a thread, not this loop: the bots' handshakes go on meanwhile
+            await trio.to_thread.run_sync(self.prepare)
+        self.prepared.set()
+
     async def _play_one(self, table: Table, spec: GameSpec, slots: trio.Semaphore) -> None:
         """Play one game and store it.
 
@@ -216,6 +230,7 @@ class _LeagueRun:
         within :data:`~arena.league.groupsync.SYNC_EVERY_S` (:class:`GroupSync`).
         """
         try:
+            await self.prepared.wait()  # no game shares the interpreter with ``prepare``
             played = await table.play(spec)
             self._check_ready(played.seats)
             record = played.record
