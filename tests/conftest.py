@@ -51,6 +51,40 @@ def small_league(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.fixture
+def forked_pids(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pids of the copies this process forks during the test."""
+    forks: list[int] = []
+    fork = os.fork
+
+    def recording_fork() -> int:
+        pid = fork()
+        if pid:
+            forks.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recording_fork)
+    return forks
+
+
+def allow_copies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let :mod:`arena.forked` make copies whatever this machine's cores, load and threads."""
+    from arena import forked
+
+    monkeypatch.setattr(forked, "_cores", lambda: 2)
+    monkeypatch.setattr(forked.threading, "active_count", lambda: 1)  # threads left by others
+    monkeypatch.setattr(forked, "_load", lambda: 0.0)  # a quiet machine
+
+
+def reaped(pid: int) -> bool:
+    """True when ``pid`` is no longer a child of this process (it was reaped)."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
 def processes_with(marker: str) -> list[str]:
     """Command lines of running processes whose arguments contain ``marker``."""
     out = subprocess.run(["ps", "-eo", "pid,stat,args"], capture_output=True, text=True).stdout

@@ -13,6 +13,7 @@ from arena import forked
 from arena.stats import bootstrap
 from arena.stats.bootstrap import CHUNK, fitted_resamples
 from arena.stats.mle import FloatArray
+from tests.conftest import allow_copies, reaped
 
 UNITS = 300
 RESAMPLES = 3 * CHUNK + 17  # an odd number of chunks, the last one short
@@ -31,34 +32,13 @@ def _in_process() -> FloatArray:
 
 
 @pytest.fixture
-def forking(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def forking(monkeypatch: pytest.MonkeyPatch, forked_pids: list[int]) -> list[int]:
     """Fork whatever the work and the cores; the list collects the forked pids."""
     if not forked._CAN_FORK:
         pytest.skip("fitted_resamples forks only on Linux")
     monkeypatch.setattr(bootstrap, "FORK_MIN_WORK", 0)
-    monkeypatch.setattr(forked, "_cores", lambda: 2)
-    monkeypatch.setattr(forked.threading, "active_count", lambda: 1)  # threads left by others
-    monkeypatch.setattr(forked, "_load", lambda: 0.0)  # a quiet machine
-    pids: list[int] = []
-    fork = os.fork
-
-    def recording_fork() -> int:
-        pid = fork()
-        if pid:
-            pids.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", recording_fork)
-    return pids
-
-
-def _gone(pid: int) -> bool:
-    """True when ``pid`` is no longer a child of this process (reaped)."""
-    try:
-        os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    return False
+    allow_copies(monkeypatch)
+    return forked_pids
 
 
 def test_the_forked_half_gives_the_same_numbers(forking: list[int]) -> None:
@@ -66,7 +46,7 @@ def test_the_forked_half_gives_the_same_numbers(forking: list[int]) -> None:
     assert len(forking) == 1
     assert got.shape == (RESAMPLES, 5)
     assert np.array_equal(got, _in_process())
-    assert _gone(forking[0])
+    assert reaped(forking[0])
 
 
 def test_a_failing_copy_is_replaced_by_fitting_here(forking: list[int]) -> None:
@@ -80,7 +60,7 @@ def test_a_failing_copy_is_replaced_by_fitting_here(forking: list[int]) -> None:
     got = fitted_resamples(fit, 7, UNITS, RESAMPLES, 5)
     assert len(forking) == 1
     assert np.array_equal(got, _in_process())
-    assert _gone(forking[0])
+    assert reaped(forking[0])
 
 
 def test_a_failing_parent_leaves_no_copy(forking: list[int]) -> None:
@@ -94,7 +74,7 @@ def test_a_failing_parent_leaves_no_copy(forking: list[int]) -> None:
     with pytest.raises(KeyboardInterrupt):
         fitted_resamples(fit, 7, UNITS, RESAMPLES, 5)
     assert len(forking) == 1
-    assert _gone(forking[0])
+    assert reaped(forking[0])
 
 
 def test_small_work_forks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

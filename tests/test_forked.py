@@ -12,33 +12,9 @@ import pytest
 
 from arena import forked
 from arena.forked import Forked
+from tests.conftest import reaped
 
 pytestmark = pytest.mark.skipif(not forked._CAN_FORK, reason="Forked forks only on Linux")
-
-
-def _gone(pid: int) -> bool:
-    """True when ``pid`` is no longer a child of this process (reaped)."""
-    try:
-        os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    return False
-
-
-@pytest.fixture
-def pids(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The pids forked during the test."""
-    forks: list[int] = []
-    fork = os.fork
-
-    def recording_fork() -> int:
-        pid = fork()
-        if pid:
-            forks.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", recording_fork)
-    return forks
 
 
 def _write(text: bytes) -> forked.Work:
@@ -48,7 +24,7 @@ def _write(text: bytes) -> forked.Work:
     return work
 
 
-def test_the_copy_writes_and_the_caller_reads(pids: list[int]) -> None:
+def test_the_copy_writes_and_the_caller_reads(forked_pids: list[int]) -> None:
     parent = os.getpid()
 
     def work(out: IO[bytes]) -> None:
@@ -58,22 +34,26 @@ def test_the_copy_writes_and_the_caller_reads(pids: list[int]) -> None:
         assert copy.started
         out = copy.result()
         assert out is not None
-        assert out.read() == b"from %d, not %d" % (pids[0], parent)
-    assert _gone(pids[0])
+        assert out.read() == b"from %d, not %d" % (forked_pids[0], parent)
+    assert reaped(forked_pids[0])
 
 
-def test_a_failing_copy_gives_no_result(pids: list[int], capfd: pytest.CaptureFixture[str]) -> None:
+def test_a_failing_copy_gives_no_result(
+    forked_pids: list[int], capfd: pytest.CaptureFixture[str]
+) -> None:
     def work(out: IO[bytes]) -> None:
         out.write(b"half")
         raise RuntimeError("the copy fails")
 
     with Forked(work) as copy:
         assert copy.result() is None
-    assert _gone(pids[0])
+    assert reaped(forked_pids[0])
     assert capfd.readouterr() == ("", "")  # and says nothing
 
 
-def test_a_caller_that_stops_leaves_no_copy_and_no_file(pids: list[int], tmp_path: Path) -> None:
+def test_a_caller_that_stops_leaves_no_copy_and_no_file(
+    forked_pids: list[int], tmp_path: Path
+) -> None:
     os.mkfifo(tmp_path / "never")
 
     def work(out: IO[bytes]) -> None:
@@ -82,7 +62,7 @@ def test_a_caller_that_stops_leaves_no_copy_and_no_file(pids: list[int], tmp_pat
     with pytest.raises(KeyboardInterrupt), Forked(work) as copy:
         assert copy.started
         raise KeyboardInterrupt  # as Ctrl-C would, while the copy still works
-    assert _gone(pids[0])
+    assert reaped(forked_pids[0])
     assert copy._out is None  # closed: an unnamed file, nothing left on disk
 
 

@@ -17,6 +17,7 @@ from arena.cli import main
 from arena.league import store
 from arena.league.store import GAMES, iter_game_batches, iter_game_rows
 from arena.record import GameRow
+from tests.conftest import allow_copies
 from tests.ratings_sim import simulate_league, with_faults
 from tests.test_standings_reader import odd_folder
 
@@ -24,24 +25,12 @@ pytestmark = pytest.mark.skipif(not forked._CAN_FORK, reason="the copy is forked
 
 
 @pytest.fixture
-def split(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def split(monkeypatch: pytest.MonkeyPatch, forked_pids: list[int]) -> list[int]:
     """Every file split, small chunks; the list collects the forked pids."""
     monkeypatch.setattr(store, "SPLIT_MIN_BYTES", 1)
     monkeypatch.setattr(store, "_CHUNK_BYTES", 3000)
-    monkeypatch.setattr(forked, "_cores", lambda: 2)
-    monkeypatch.setattr(forked.threading, "active_count", lambda: 1)  # threads left by others
-    monkeypatch.setattr(forked, "_load", lambda: 0.0)  # a quiet machine
-    pids: list[int] = []
-    fork = os.fork
-
-    def recording_fork() -> int:
-        pid = fork()
-        if pid:
-            pids.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", recording_fork)
-    return pids
+    allow_copies(monkeypatch)
+    return forked_pids
 
 
 def clean_folder(folder: Path) -> list[bytes]:
