@@ -266,7 +266,6 @@ class BotProcess:
     startup_s: float = 0.0
     ready: dict[str, Any] = field(default_factory=dict)
     broken: bool = False  # after any fault: never reused
-    games_played: int = 0
     hello_lines: tuple[bytes, bytes] = (b"", b"")  # the handshake as sent and answered
     transcript: list[tuple[str, bytes]] | None = None  # ("to"|"from", line) while recording
     ending: str = ""  # how the process ended, once it has
@@ -854,7 +853,6 @@ class BotPool:
 
     def release(self, bot: BotProcess) -> None:
         """Give a process back after a game; a broken or exited one is ended instead."""
-        bot.games_played += 1
         if bot.broken or bot.exit_code() is not None or bot.reader.pending() or self._closed:
             bot.close()
         else:
