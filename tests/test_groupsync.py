@@ -73,6 +73,32 @@ def test_fsyncs_are_spaced_by_every_s() -> None:
     assert started[1] - started[0] >= 0.05 and started[2] - started[1] >= 0.05
 
 
+def test_hurry_wakes_a_spaced_fsync_and_drops_the_spacing() -> None:
+    """Once no game is left to start, the last games count without waiting out the spacing:
+    the fsync already waiting starts at once, and so does every later one."""
+    disk = Disk()
+    group = GroupSync(disk.sync, every_s=60.0)
+    done: list[int] = []
+
+    async def game(number: int) -> None:
+        await group.synced()
+        done.append(number)
+
+    async def main() -> None:
+        with trio.fail_after(10):  # a spacing not dropped waits 60 s
+            await group.synced()  # the first fsync: nothing to wait for
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(game, 1)
+                await trio.testing.wait_all_tasks_blocked()
+                assert done == [] and disk.calls == 1  # waiting out the spacing
+                group.hurry()
+            assert done == [1] and disk.calls == 2
+            await group.synced()  # right after the last one: no spacing any more
+            assert disk.calls == 3
+
+    trio.run(main)
+
+
 def test_a_failed_fsync_fails_every_game_it_covered() -> None:
     disk = Disk()
     disk.fail = True

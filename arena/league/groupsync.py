@@ -6,9 +6,10 @@ questions, and its thread and the kernel's journal work take a core from the ref
 the bot at the worst moment (measured: the first two questions of a little-everdell game
 were the slow ones). :class:`GroupSync` starts at most one fsync per ``every_s``; a game
 written meanwhile waits for the next one, which covers it and every game written before
-that fsync started. Games still count only once they are on disk; a machine crash (not a
-killed referee: written lines survive that) loses at most the games of the last
-``every_s``.
+that fsync started. Once no game is left to start (:meth:`GroupSync.hurry`), the spacing
+has nothing left to protect and each fsync starts at once. Games still count only once
+they are on disk; a machine crash (not a killed referee: written lines survive that) loses
+at most the games of the last ``every_s``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,12 @@ class GroupSync:
         self._last_start = -float("inf")
         self._finished = trio.Event()  # set when the running fsync ends (a new one each)
         self._failure: BaseException | None = None
+        self._spacing = trio.CancelScope()  # the wait before the next fsync
+
+    def hurry(self) -> None:
+        """No game is left to start: the next fsyncs start at once, without the spacing."""
+        self._every_s = 0.0
+        self._spacing.cancel()
 
     async def synced(self) -> None:
         """Wait until everything written so far is on disk."""
@@ -55,7 +62,8 @@ class GroupSync:
     async def _run_one(self) -> None:
         self._running = True
         try:
-            await trio.sleep_until(self._last_start + self._every_s)
+            with trio.CancelScope(deadline=self._last_start + self._every_s) as self._spacing:
+                await trio.sleep_forever()
             self._last_start = trio.current_time()
             covers = self._written
             try:

@@ -181,6 +181,7 @@ class _LeagueRun:
                         await slots.acquire()
                         self.running.append(spec)
                         games.start_soon(self._play_one, table, spec, slots)
+                self.group_sync.hurry()  # the games in flight are the last ones
             run.cancel_scope.cancel()  # stops the signal watcher
         self.outcome.stopped_early = self.feed.stop_reason
         if isinstance(self.feed, SprtFeed):
