@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import dataclasses
 import gc
 import json
@@ -21,6 +22,7 @@ from arena.errors import ConfigError, UserError
 if TYPE_CHECKING:
     from arena.game.referee import Step
     from arena.record import GameRecord, GameRow
+    from arena.show.html.viewer_worker import ViewerWorker
     from arena.stats.ratings import Standings
     from engines.base import Engine
 
@@ -145,12 +147,7 @@ def run(
       arena run configs/demo.toml --jobs 2
       arena run configs/demo.toml --workers 2
     """
-    import trio
-
     from arena import config as config_module
-    from arena.league.runner import LeagueOutcome, run_league
-    from arena.league.schedule import game_count
-    from arena.show.progress import Progress
 
     if workers is not None and scheduler is not None:
         if ctx.get_parameter_source("scheduler") is not click.core.ParameterSource.ENVIRONMENT:
@@ -161,6 +158,20 @@ def run(
 
         require_dask()
     league = config_module.load(config)
+    worker = None
+    if not no_report:  # it starts while the league's own code is imported below
+        from arena.show.html.viewer_worker import ViewerWorker
+
+        worker = ViewerWorker.start(league.engine)
+        if worker is not None:
+            ctx.with_resource(worker)  # ended when the command ends, however it ends
+
+    import trio
+
+    from arena.league.runner import LeagueOutcome, run_league
+    from arena.league.schedule import game_count
+    from arena.show.progress import Progress
+
     folder = Path(out) if out else Path("results") / league.name
     names = [bot.name for bot in league.bots]
     for name in replay:
@@ -196,7 +207,8 @@ def run(
         )
         table = _print_standings(folder, "table", write=True)
         if not no_report:
-            click.echo(f"report: {_write_report(folder, None, REPORT_GAMES, table)}", err=True)
+            path = _write_report(folder, None, REPORT_GAMES, table, worker)
+            click.echo(f"report: {path}", err=True)
 
     if workers is not None or scheduler is not None:
         from arena.league.cluster import run_cluster_league
@@ -635,19 +647,38 @@ def report(folder: str, output: str | None, games: int) -> None:
 
 
 def _write_report(
-    folder: Path, output: Path | None, games: int, standings: Standings | None = None
+    folder: Path,
+    output: Path | None,
+    games: int,
+    standings: Standings | None = None,
+    worker: ViewerWorker | None = None,
 ) -> Path:
-    """Write the report; ``standings``: those of every stored game, if already computed."""
+    """Write the report; ``standings``: those of every stored game, if already computed;
+    ``worker``: one already started (else one is started here, while the folder is read)."""
     from arena.league import store
     from arena.show.html.report import build_report
+    from arena.show.html.viewer_worker import ViewerWorker
     from arena.stats.ratings import compute_standings
 
     league = store.read_league(folder)
-    records = store.read_games(folder, warn=_say)
-    if standings is None:
-        standings = compute_standings(records)
-    fingerprints = store.read_fingerprints(folder)
-    page = build_report(folder, league, records, standings, games=games, fingerprints=fingerprints)
+    with contextlib.ExitStack() as stack:
+        if worker is None and games > 0 and isinstance(league.get("engine"), str):
+            worker = ViewerWorker.start(league["engine"])
+            if worker is not None:
+                stack.enter_context(worker)
+        records = store.read_games(folder, warn=_say)
+        if standings is None:
+            standings = compute_standings(records)
+        fingerprints = store.read_fingerprints(folder)
+        page = build_report(
+            folder,
+            league,
+            records,
+            standings,
+            games=games,
+            fingerprints=fingerprints,
+            worker=worker,
+        )
     path = output or folder / "report.html"
     path.write_text(page, encoding="utf-8")
     return path

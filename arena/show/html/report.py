@@ -24,7 +24,7 @@ from arena.show.caveats import caveats
 from arena.show.html import charts
 from arena.show.html.page import document
 from arena.show.html.selection import pick_games
-from arena.show.html.viewer import data_block
+from arena.show.html.viewer_worker import ViewerWorker, data_blocks
 from arena.stats.ratings import Standings
 from arena.stats.sprt import Sprt
 from arena.stats.trajectory import online_elo
@@ -38,9 +38,11 @@ def build_report(
     *,
     games: int,
     fingerprints: Mapping[str, Mapping[str, Any]] | None = None,
+    worker: ViewerWorker | None = None,
 ) -> str:
     """The report page of the league stored in ``folder``; ``games`` bounds the viewers;
-    ``fingerprints`` are the folder's ``bots.toml`` (what each bot was when it played)."""
+    ``fingerprints`` are the folder's ``bots.toml`` (what each bot was when it played);
+    ``worker`` draws every other viewer on another core."""
     engine = engines.get(league["engine"])
     summary = _summary(folder, league, engine.title, records, standings, fingerprints or {})
     think, per_move, without = _think_times(records)
@@ -101,7 +103,7 @@ def build_report(
             sections.append(_section(title, f"<p>{words}</p>{_figure(svg)}"))
         elif title == "Faults by verdict":
             sections.append(_section(title, "<p>No bot fault in any game.</p>"))
-    sections.append(_section("Games", _games(folder, records, standings, games)))
+    sections.append(_section("Games", _games(folder, records, standings, games, worker)))
     subtitle = (
         f"{engine.title}: {len(records)} games, {standings.units} blocks, "
         f"written {time.strftime('%Y-%m-%d %H:%M %Z')}"
@@ -288,7 +290,13 @@ def _think_times(
     return answered, True, without
 
 
-def _games(folder: Path, records: Sequence[GameRecord], standings: Standings, limit: int) -> str:
+def _games(
+    folder: Path,
+    records: Sequence[GameRecord],
+    standings: Standings,
+    limit: int,
+    worker: ViewerWorker | None,
+) -> str:
     picked = pick_games(records, standings, limit)
     command = f"arena view {shlex.quote(str(folder))} GAME_ID"
     intro = (
@@ -313,4 +321,4 @@ def _games(folder: Path, records: Sequence[GameRecord], standings: Standings, li
     )
     first = picked[0][0].id
     pane = f'<div class="viewer" id="viewer" data-first="{escape(first)}"></div>'
-    return intro + table + pane + "".join(data_block(r) for r, _ in picked)
+    return intro + table + pane + "".join(data_blocks([r for r, _ in picked], worker))
