@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
 import resource
 import shutil
@@ -220,7 +219,7 @@ def _command(spec: BotSpec, mode: str) -> list[str]:
     if mode == "bwrap":
         shown = sandbox.python_packages(argv, os.getcwd()) + tuple(_python_path()[1:])
         argv = sandbox.wrap(argv, disk_mb=spec.limits.disk_mb, packages=shown)
-    limits = json.dumps(_resource_limits(spec.limits))
+    limits = ",".join(f"{which}:{value}" for which, value in _resource_limits(spec.limits))
     return [sys.executable, "-I", "-S", keeper.__file__, limits, "--", *argv]
 
 
