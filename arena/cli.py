@@ -164,7 +164,7 @@ def run(
 
         worker = ViewerWorker.start(league.engine)
         if worker is not None:
-            ctx.with_resource(worker)  # ended when the command ends, however it ends
+            ctx.with_resource(contextlib.closing(worker))  # ended however the command ends
 
     import trio
 
@@ -665,7 +665,7 @@ def _write_report(
         if worker is None and games > 0 and isinstance(league.get("engine"), str):
             worker = ViewerWorker.start(league["engine"])
             if worker is not None:
-                stack.enter_context(worker)
+                stack.enter_context(contextlib.closing(worker))
         records = store.read_games(folder, warn=_say)
         if standings is None:
             standings = compute_standings(records)

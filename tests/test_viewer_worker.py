@@ -3,6 +3,7 @@ a worker that fails, dies or cannot draw a game only costs time."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from collections.abc import Iterator
@@ -40,7 +41,7 @@ def records() -> list[GameRecord]:
 def worker() -> Iterator[ViewerWorker]:
     started = ViewerWorker.start("space-five")
     assert started is not None
-    with started:
+    with contextlib.closing(started):
         yield started
 
 

@@ -27,7 +27,6 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
 
 import orjson
 
@@ -39,7 +38,7 @@ _PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])  # the folder holding `
 
 
 class ViewerWorker:
-    """A worker process; close it (or use it as a context manager) when done."""
+    """A worker process; :meth:`close` it when done (``contextlib.closing``)."""
 
     def __init__(self, process: subprocess.Popen[bytes]) -> None:
         self._process: subprocess.Popen[bytes] | None = process
@@ -109,17 +108,6 @@ class ViewerWorker:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-
-    def __enter__(self) -> ViewerWorker:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def data_blocks(records: Sequence[GameRecord], worker: ViewerWorker | None) -> list[str]:
