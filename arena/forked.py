@@ -29,8 +29,8 @@ def second_core() -> bool:
     (``arena run`` works out its standings in a worker thread while the bots end: a copy
     forked there could find a lock another thread held, such as the import lock, held
     forever)."""
-    cores = _cores()
-    return _CAN_FORK and cores >= 2 and _load() <= cores - 1 and threading.active_count() == 1
+    count = cores()
+    return _CAN_FORK and count >= 2 and _load() <= count - 1 and threading.active_count() == 1
 
 
 def _load() -> float:
@@ -41,8 +41,8 @@ def _load() -> float:
 _CAN_FORK = hasattr(os, "fork") and sys.platform == "linux"
 
 
-def _cores() -> int:
-    """CPUs this process may run on."""
+def cores() -> int:
+    """CPUs this process may run on (1 where the system cannot say)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
 
 

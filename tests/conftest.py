@@ -71,7 +71,7 @@ def allow_copies(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let :mod:`arena.forked` make copies whatever this machine's cores, load and threads."""
     from arena import forked
 
-    monkeypatch.setattr(forked, "_cores", lambda: 2)
+    monkeypatch.setattr(forked, "cores", lambda: 2)
     monkeypatch.setattr(forked.threading, "active_count", lambda: 1)  # threads left by others
     monkeypatch.setattr(forked, "_load", lambda: 0.0)  # a quiet machine
 

@@ -82,7 +82,7 @@ def test_small_work_forks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("forked for small work")
 
     monkeypatch.setattr(os, "fork", no_fork)
-    monkeypatch.setattr(forked, "_cores", lambda: 2)
+    monkeypatch.setattr(forked, "cores", lambda: 2)
     assert UNITS * RESAMPLES < bootstrap.FORK_MIN_WORK
     assert np.array_equal(fitted_resamples(_fit, 7, UNITS, RESAMPLES, 5), _in_process())
 
@@ -93,7 +93,7 @@ def test_one_core_forks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(os, "fork", no_fork)
     monkeypatch.setattr(bootstrap, "FORK_MIN_WORK", 0)
-    monkeypatch.setattr(forked, "_cores", lambda: 1)
+    monkeypatch.setattr(forked, "cores", lambda: 1)
     assert np.array_equal(fitted_resamples(_fit, 7, UNITS, RESAMPLES, 5), _in_process())
 
 

@@ -78,17 +78,17 @@ def test_no_process_to_be_had_is_no_copy(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_no_second_core_on_a_busy_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(forked.threading, "active_count", lambda: 1)
-    monkeypatch.setattr(forked, "_cores", lambda: 2)
+    monkeypatch.setattr(forked, "cores", lambda: 2)
     monkeypatch.setattr(forked, "_load", lambda: 0.9)
     assert forked.second_core()
     monkeypatch.setattr(forked, "_load", lambda: 1.2)  # one core busy, and this process
     assert not forked.second_core()
-    monkeypatch.setattr(forked, "_cores", lambda: 4)
+    monkeypatch.setattr(forked, "cores", lambda: 4)
     assert forked.second_core()
 
 
 def test_no_second_core_beside_another_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(forked, "_cores", lambda: 2)
+    monkeypatch.setattr(forked, "cores", lambda: 2)
     monkeypatch.setattr(forked, "_load", lambda: 0.0)
     alone = threading.active_count() == 1  # other tests may have left idle threads behind
     assert forked.second_core() == alone

@@ -125,11 +125,11 @@ def test_small_files_and_one_core_fork_nothing(
         raise AssertionError("forked")
 
     monkeypatch.setattr(os, "fork", no_fork)
-    monkeypatch.setattr(forked, "_cores", lambda: 2)
+    monkeypatch.setattr(forked, "cores", lambda: 2)
     assert (tmp_path / GAMES).stat().st_size < store.SPLIT_MIN_BYTES
     assert _read(tmp_path)[:2] == (*_one_reader(tmp_path),)
     monkeypatch.setattr(store, "SPLIT_MIN_BYTES", 1)
-    monkeypatch.setattr(forked, "_cores", lambda: 1)
+    monkeypatch.setattr(forked, "cores", lambda: 1)
     assert _read(tmp_path)[:2] == (*_one_reader(tmp_path),)
 
 
@@ -144,7 +144,7 @@ def test_standings_are_the_same_read_in_two_halves(
     command = ["standings", str(tmp_path), "--format", "json", *args]
     one = CliRunner().invoke(main, command)
     monkeypatch.setattr(store, "SPLIT_MIN_BYTES", 1)
-    monkeypatch.setattr(forked, "_cores", lambda: 2)
+    monkeypatch.setattr(forked, "cores", lambda: 2)
     monkeypatch.setattr(forked.threading, "active_count", lambda: 1)
     monkeypatch.setattr(forked, "_load", lambda: 0.0)
     two = CliRunner().invoke(main, command)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from arena.errors import UserError
+from arena.forked import cores
 from arena.game.local import play_local
 from arena.record import GameRecord
 from arena.show.html.viewer import data_block
@@ -19,7 +20,7 @@ from arena.show.html.viewer_worker import ViewerWorker, data_blocks
 from engines.base import Action
 
 pytestmark = pytest.mark.skipif(
-    not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+    cores() < 2,
     reason="the viewer worker is only started on a machine with two cores or more",
 )
 

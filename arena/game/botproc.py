@@ -43,6 +43,7 @@ from arena.errors import (
     BotTimeout,
     ResourceShortage,
 )
+from arena.forked import cores
 from arena.game import keeper, sandbox
 from arena.game.watchdog import Watchdog
 
@@ -641,7 +642,7 @@ def answer_spin(jobs: int) -> float:
     idle takes tens of microseconds to wake, more than a quick bot takes to answer. With
     more games at once the thread has other games' answers to handle, so it parks at once.
     """
-    return ANSWER_SPIN_S if jobs == 1 and len(os.sched_getaffinity(0)) >= 2 else 0.0
+    return ANSWER_SPIN_S if jobs == 1 and cores() >= 2 else 0.0
 
 
 def idle_cap() -> int:

@@ -31,6 +31,7 @@ from pathlib import Path
 import orjson
 
 import engines
+from arena.forked import cores
 from arena.record import GameRecord
 from arena.show.html.viewer import data_block
 
@@ -48,7 +49,7 @@ class ViewerWorker:
         """A worker that draws games of ``engine`` (it imports that engine's drawing code
         at once), or None on a machine where this process has one core (or no process could
         be started)."""
-        if not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2:
+        if cores() < 2:
             return None
         path = os.pathsep.join(filter(None, (_PACKAGE_ROOT, os.environ.get("PYTHONPATH"))))
         try:
