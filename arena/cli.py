@@ -239,7 +239,7 @@ def run(
                 transcripts=transcripts,
                 replay=frozenset(replay),
                 people=people,
-                prepare=_import_the_end,
+                prepare=_import_the_standings if no_report else _import_the_end,
                 finish=wrap_up,
             )
         )
@@ -256,12 +256,17 @@ def run(
         sys.exit(DISQUALIFIED_EXIT)
 
 
-def _import_the_end() -> None:
-    """Import what the standings and the report need (numpy among them) while the league's
-    first bots start."""
-    import arena.show.html.report
+def _import_the_standings() -> None:
+    """Import what the standings need (numpy among them) while the league's first bots
+    start."""
     import arena.show.tables
     import arena.stats.ratings  # noqa: F401
+
+
+def _import_the_end() -> None:
+    """Import what the standings and the report need while the league's first bots start."""
+    _import_the_standings()
+    import arena.show.html.report  # noqa: F401
 
 
 def _resume_command(
