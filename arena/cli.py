@@ -165,6 +165,15 @@ def run(
         worker = ViewerWorker.start(league.engine)
         if worker is not None:
             ctx.with_resource(contextlib.closing(worker))  # ended however the command ends
+    if (
+        workers is None
+        and scheduler is None
+        and any(bot.sandbox != "none" and not bot.is_human for bot in league.bots)
+    ):
+        from arena.game import sandbox
+
+        sandbox.start_check()  # bubblewrap's trial run, while the code below is imported
+        ctx.call_on_close(sandbox.unusable_reason)  # its answer read, however this ends
 
     import trio
 

@@ -121,6 +121,30 @@ def test_auto_falls_back_with_one_warning_where_bubblewrap_cannot_run(
         sandbox.resolve("bwrap")
 
 
+def test_a_check_started_early_is_the_one_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``start_check`` begins the trial run; ``unusable_reason`` reads that very run's
+    answer (here a failing one) instead of starting another, and keeps it."""
+    started: list[list[str]] = []
+
+    def failing_trial(argv: list[str], **_: object) -> list[str]:
+        started.append(argv)
+        return [sys.executable, "-c", "import sys; sys.exit('no namespaces here')"]
+
+    monkeypatch.setattr(sandbox, "_missing_tool", lambda: "")
+    monkeypatch.setattr(sandbox, "wrap", failing_trial)
+    monkeypatch.setattr(sandbox, "_trials", [])
+    monkeypatch.setattr(sandbox, "_reason", [])
+    sandbox.start_check()
+    sandbox.start_check()  # one trial at a time
+    assert len(started) == 1 and len(sandbox._trials) == 1
+    said = "bubblewrap cannot create a sandbox here (no namespaces here)"
+    assert sandbox.unusable_reason() == said
+    assert sandbox.unusable_reason() == said
+    assert len(started) == 1 and sandbox._trials == []
+    sandbox.start_check()  # the answer is known: nothing more to run
+    assert len(started) == 1
+
+
 def test_auto_is_the_default_and_none_must_be_asked_for() -> None:
     bots = [
         {"name": "a", "cmd": "python -m bots.random"},

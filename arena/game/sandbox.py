@@ -13,7 +13,7 @@ that a bot folder only root may read still works. ``docs/robustness.md`` lists i
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import importlib.util
 import os
 import shutil
@@ -35,27 +35,67 @@ _ETC = (
     "/etc/ssl",  # certificates and openssl.cnf (node reads it at start-up)
 )
 _warned: list[str] = []
+_trials: list[subprocess.Popen[bytes]] = []  # a trial run begun by start_check, not yet read
+_reason: list[str] = []  # unusable_reason's answer, once known
+TRIAL_TIMEOUT_S = 30
 
 
-@functools.cache
+def start_check() -> None:
+    """Begin :func:`unusable_reason`'s trial run of bubblewrap now and return at once.
+
+    ``arena run`` calls this as soon as it has read the league file: the trial (a sandbox
+    around ``true``, 20-50 ms) then runs while the league's own code is imported, and the
+    first :func:`unusable_reason` only reads its answer. Call :func:`unusable_reason` before
+    the process ends, so that the trial is waited for.
+    """
+    if _trials or _reason or _missing_tool():
+        return
+    with contextlib.suppress(OSError):  # unusable_reason tries again and says why
+        _trials.append(_start_trial())
+
+
 def unusable_reason() -> str:
     """Empty when bubblewrap can sandbox a bot on this machine, else why it cannot."""
+    if not _reason:
+        _reason.append(_find_reason())
+    return _reason[0]
+
+
+def _find_reason() -> str:
+    missing = _missing_tool()
+    if missing:
+        return missing
+    try:
+        trial = _trials.pop() if _trials else _start_trial()
+    except OSError as exc:
+        return f"bubblewrap does not run here ({exc})"
+    try:
+        _, said = trial.communicate(timeout=TRIAL_TIMEOUT_S)
+    except subprocess.TimeoutExpired as exc:
+        trial.kill()
+        trial.communicate()
+        return f"bubblewrap does not run here ({exc})"
+    if trial.returncode != 0:
+        lines = said.decode(errors="replace").strip().splitlines()
+        return f"bubblewrap cannot create a sandbox here ({lines[-1] if lines else 'no message'})"
+    return ""
+
+
+def _missing_tool() -> str:
     if shutil.which("bwrap") is None:
         return "bubblewrap is not installed (apt-get install bubblewrap)"
     if os.geteuid() == 0 and shutil.which("setpriv") is None:
         return "setpriv (util-linux) is missing: a root referee needs it to drop to nobody"
-    try:
-        probe = subprocess.run(
-            wrap(["true"], disk_mb=1, packages=()),
-            capture_output=True,
-            timeout=30,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"bubblewrap does not run here ({exc})"
-    if probe.returncode != 0:
-        said = probe.stderr.decode(errors="replace").strip().splitlines()
-        return f"bubblewrap cannot create a sandbox here ({said[-1] if said else 'no message'})"
     return ""
+
+
+def _start_trial() -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        wrap(["true"], disk_mb=1, packages=()),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
 
 
 def resolve(requested: str) -> str:

@@ -48,7 +48,7 @@ class Watchdog:
 
     def __init__(self) -> None:
         self._process = subprocess.Popen(
-            [sys.executable, "-c", _GUARD],
+            [sys.executable, "-I", "-S", "-c", _GUARD],  # the standard library alone: a quick start
             stdin=subprocess.PIPE,
             start_new_session=True,
         )
