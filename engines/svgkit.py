@@ -90,11 +90,7 @@ class Canvas:
         bold: bool = False,
         fill: str = INK,
     ) -> None:
-        weight = ' font-weight="bold"' if bold else ""
-        self.parts.append(
-            f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" text-anchor="{anchor}" '
-            f'fill="{fill}"{weight}>{escape(str(content))}</text>'
-        )
+        self.parts.append(_text(x, y, str(content), size, anchor, bold, fill))
 
     def card(
         self,
@@ -155,6 +151,16 @@ def _card(
     if sub:
         canvas.text(x + w / 2, y + h / 2 + 15, sub, size=9, anchor="middle")
     return "".join(canvas.parts)
+
+
+@lru_cache(maxsize=4096)
+def _text(x: float, y: float, content: str, size: float, anchor: str, bold: bool, fill: str) -> str:
+    """The SVG text of :meth:`Canvas.text` (cached: a step's pictures share their lines)."""
+    weight = ' font-weight="bold"' if bold else ""
+    return (
+        f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" text-anchor="{anchor}" '
+        f'fill="{fill}"{weight}>{escape(content)}</text>'
+    )
 
 
 def any_view(views: Views) -> View:

@@ -69,6 +69,27 @@ def test_every_engine_draws_well_formed_svg_at_every_step(name: str) -> None:
     check(state)
 
 
+def test_space_five_draws_the_same_from_kept_layout_text_and_from_plain_lists() -> None:
+    """Its grid is cached by the layout's kept JSON text where the observation has it: the
+    pictures must be those drawn from plain lists (no text), step after step."""
+    picture = engines.picture("space-five")
+    assert picture is not None
+    plain_of: dict[str, Any] = {}
+
+    def check(current: Any) -> None:
+        views = {seat: current.observation(seat) for seat in range(SEATS["space-five"])}
+        assert views[0]["layout"].json_text is not None
+        plain = {seat: {**view, "layout": list(view["layout"])} for seat, view in views.items()}
+        assert picture.draw(views) == picture.draw(plain)
+        assert picture.draw({1: views[1]}) == picture.draw({1: plain[1]})
+        plain_of[picture.draw(views)] = True
+
+    for seed in (3, 11):
+        state, _moves = random_playout(engines.get("space-five"), 3, seed, each_step=check)
+        check(state)
+    assert len(plain_of) > 100  # the pictures changed as the games went on
+
+
 @pytest.mark.parametrize("name", ["space-five", "if-it-fits"])
 def test_a_seats_picture_hides_the_other_hands(name: str) -> None:
     state = _midgame(name)

@@ -8,6 +8,7 @@ colour; the cards of the play in progress are outlined in red); below it each se
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from engines.svgkit import INK, Canvas, Views, any_view, seat_colour, seat_label
 
@@ -23,9 +24,8 @@ Layout = tuple[tuple[int, int, str], ...]
 def draw(views: Views) -> str:
     """The table: the layout grid, then one row per seat."""
     view = any_view(views)
-    layout: Layout = tuple((x, y, name) for x, y, name in view["layout"])
     players = view["num_players"]
-    width, height, grid = _layout(layout, view["pending"]["placed"])
+    width, height, grid = _grid(view["layout"], view["pending"]["placed"])
     canvas = Canvas(width)
     phase = f"round {view['round'] + 1}/{view['rounds']}, turn {view['turn']}, {view['phase']}"
     canvas.text(12, 20, f"Space Five: {phase}", size=14, bold=True)
@@ -44,9 +44,32 @@ def draw(views: Views) -> str:
     return canvas.render(bottom + 26)
 
 
-@lru_cache(maxsize=256)
+_GRIDS: dict[tuple[object, int], tuple[int, int, str]] = {}
+_GRIDS_KEPT = 512
+
+
+def _grid(entries: list[list[Any]], placed: int) -> tuple[int, int, str]:
+    """:func:`_layout` of an observation's layout entries, cached by their JSON text where
+    the observation keeps it (:class:`engines.base.JsonList`: one string for every view of
+    a step, and for every step until a card lands), else by the entries themselves."""
+    text = getattr(entries, "json_text", None)
+    layout: Layout | None = None
+    if text is None:
+        layout = tuple((x, y, name) for x, y, name in entries)
+    key = (layout if text is None else text, placed)
+    found = _GRIDS.get(key)
+    if found is None:
+        if len(_GRIDS) >= _GRIDS_KEPT:
+            _GRIDS.clear()
+        if layout is None:
+            layout = tuple((x, y, name) for x, y, name in entries)
+        found = _GRIDS[key] = _layout(layout, placed)
+    return found
+
+
 def _layout(layout: Layout, placed: int) -> tuple[int, int, str]:
-    """Width, height and SVG of the layout grid (cached: it changes only when cards land)."""
+    """Width, height and SVG of the layout grid (cached by :func:`_grid`: it changes only
+    when cards land)."""
     fresh = {(x, y) for x, y, _ in layout[len(layout) - placed :]}
     xs = [x for x, _, _ in layout] or [0]
     ys = [y for _, y, _ in layout] or [0]
