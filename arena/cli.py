@@ -38,6 +38,13 @@ DISQUALIFIED_EXIT = 3  # ``arena run``: the league finished, but a bot was disqu
 # docs/performance.md); frozen objects are left to the operating system instead.
 atexit.register(gc.freeze)
 
+# numpy's OpenBLAS starts a thread per core as it loads, and they spin for a while: 0.1 s of
+# CPU that the standings' import (`arena run` does it while the first bots start) took from
+# those bots (docs/performance.md). The arena's fits run on one BLAS thread anyway
+# (arena.stats.ratings); a value the user set wins. Bots do not inherit it (their
+# environment is scrubbed).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 
 class ArenaGroup(click.Group):
     """Turns every :class:`UserError` and click usage error into one line and exit status 2."""
