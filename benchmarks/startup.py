@@ -24,7 +24,9 @@ piece measured in its own process or call in the same run:
 The figure that matters is **playing / total**: a 27-game demo should spend most of its time
 playing. Each cell is the fastest of ``--trials`` (other processes only ever slow a trial).
 Next to the wall time, the CPU time of the processes behind each measured part (the arena
-and, for ``arena run``, its bots), which a busy machine disturbs much less.
+and, for ``arena run``, its bots), which a busy machine disturbs much less. The last line
+is the **CPU floor**: the run's CPU time over the cores this process may use is the least
+wall time any overlap of that work could take, which bounds playing / total from above.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 
 from arena import config as arena_config  # noqa: E402
+from arena.forked import cores  # noqa: E402
 from arena.league.store import read_games  # noqa: E402
 from benchmarks._bench import machine_line, print_table  # noqa: E402
 
@@ -84,6 +87,13 @@ def main() -> None:
     )
     print_table(rows, f"fastest of {args.trials} trials; CPU: the arena's processes and bots")
     print(f"\nplaying / total: {best['playing'] / total:.2f}")
+    usable = cores()
+    floor = best["total cpu"] / usable
+    print(
+        f"CPU floor: {best['total cpu']:.2f} s of CPU on {usable} cores needs at least "
+        f"{floor:.2f} s, so no overlap of this work gives playing / total above "
+        f"{min(1.0, best['playing'] / floor):.2f}"
+    )
 
 
 def _children_cpu() -> float:
