@@ -187,6 +187,12 @@ def test_viewer_data_has_one_step_per_move_and_the_seat_that_moved(league: Path)
     assert [s["t"] for s in steps[:-1]].count(0) == record.seats[0].decisions
     assert all(0 <= s["full"] < len(data["pictures"]) for s in steps)
     assert f"score {record.scores[0]:g}, rank {record.ranks[0]}" in data["result"]
+    # each move's step holds the observation its seat was sent, as JSON (viewer.js indents it)
+    state = engines.get(record.engine).new_game(record.players, record.seed, record.options)
+    packed = json.loads(gzip.decompress(base64.b64decode(pack(data))))["steps"]
+    for step, move in zip(packed, record.moves, strict=False):
+        assert step["o"] == json.loads(json.dumps(state.observation(step["t"])))
+        state.apply(state.legal_actions()[move])
 
 
 def test_packed_pictures_join_back_to_the_pictures(league: Path) -> None:

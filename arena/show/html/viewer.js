@@ -118,7 +118,7 @@ class Viewer {
     } else {
       this.obsTitle.textContent =
         `the observation seat ${this.seat} received at step ${found} (exactly what the bot got)`;
-      this.obsBody.textContent = this.game.steps[found].o;
+      this.obsBody.textContent = JSON.stringify(this.game.steps[found].o, null, 2);
     }
   }
 }

@@ -71,7 +71,7 @@ def game_data(record: GameRecord) -> dict[str, Any]:
             t=seat,
             m=state.describe(action),
             by=_by(record, seat, next(turns[seat], None)),
-            o=orjson.dumps(views[seat], option=orjson.OPT_INDENT_2).decode("utf-8"),
+            o=views[seat],  # viewer.js shows it indented
             f=faults.get(position, []),
         )
         if position in said:
