@@ -15,6 +15,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from types import TracebackType
 from typing import IO
@@ -23,19 +24,48 @@ Work = Callable[[IO[bytes]], None]
 
 
 def second_core() -> bool:
-    """True when a copy of this process can run beside it: Linux, a CPU that the load average
-    says is free (on a 2-core machine already running two busy processes, a copy made
-    ``arena standings`` slower, not faster: docs/performance.md), and no other Python thread
-    (``arena run`` works out its standings in a worker thread while the bots end: a copy
-    forked there could find a lock another thread held, such as the import lock, held
-    forever)."""
+    """True when a copy of this process can run beside it: Linux, a free CPU (on a 2-core
+    machine already running two busy processes, a copy made ``arena standings`` slower, not
+    faster: docs/performance.md), and no other Python thread (``arena run`` works out its
+    standings in a worker thread while the bots end: a copy forked there could find a lock
+    another thread held, such as the import lock, held forever).
+
+    A CPU is free when fewer tasks than CPUs are runnable now, this one included, at each of
+    a few looks a millisecond apart, and the load average over the last minute leaves half
+    a CPU or more. The average alone lags: an idle machine that has just run a command (or
+    a virtual machine's own bookkeeping) reads about 1 for a minute.
+    """
     count = cores()
-    return _CAN_FORK and count >= 2 and _load() <= count - 1 and threading.active_count() == 1
+    return (
+        _CAN_FORK
+        and count >= 2
+        and threading.active_count() == 1
+        and _load() <= count - 0.5
+        and _runnable_now() < count
+    )
 
 
 def _load() -> float:
-    """Runnable processes on this machine, on average over the last minute."""
+    """Runnable tasks on this machine, on average over the last minute."""
     return os.getloadavg()[0]
+
+
+LOOKS = 3
+
+
+def _runnable_now() -> int:
+    """The most tasks runnable at once (this one included) in :data:`LOOKS` looks at
+    ``/proc/loadavg`` a millisecond apart; a large number where it cannot be read."""
+    most = 0
+    for look in range(LOOKS):
+        if look:
+            time.sleep(0.001)
+        try:
+            with open("/proc/loadavg", "rb") as handle:
+                most = max(most, int(handle.read().split()[3].split(b"/")[0]))
+        except (OSError, ValueError, IndexError):
+            return 1 << 30
+    return most
 
 
 _CAN_FORK = hasattr(os, "fork") and sys.platform == "linux"

@@ -74,6 +74,7 @@ def allow_copies(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(forked, "cores", lambda: 2)
     monkeypatch.setattr(forked.threading, "active_count", lambda: 1)  # threads left by others
     monkeypatch.setattr(forked, "_load", lambda: 0.0)  # a quiet machine
+    monkeypatch.setattr(forked, "_runnable_now", lambda: 1)  # this process alone, now
 
 
 def reaped(pid: int) -> bool:

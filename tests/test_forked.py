@@ -4,7 +4,10 @@ failing copy gives no result, a caller that stops first leaves no copy and no fi
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import IO
 
@@ -79,17 +82,37 @@ def test_no_process_to_be_had_is_no_copy(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_no_second_core_on_a_busy_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(forked.threading, "active_count", lambda: 1)
     monkeypatch.setattr(forked, "cores", lambda: 2)
-    monkeypatch.setattr(forked, "_load", lambda: 0.9)
+    monkeypatch.setattr(forked, "_load", lambda: 1.2)  # an idle machine's lagging average
+    monkeypatch.setattr(forked, "_runnable_now", lambda: 1)  # this process alone
     assert forked.second_core()
-    monkeypatch.setattr(forked, "_load", lambda: 1.2)  # one core busy, and this process
+    monkeypatch.setattr(forked, "_runnable_now", lambda: 2)  # another task on the other CPU
     assert not forked.second_core()
     monkeypatch.setattr(forked, "cores", lambda: 4)
     assert forked.second_core()
+    monkeypatch.setattr(forked, "_runnable_now", lambda: 1)
+    monkeypatch.setattr(forked, "_load", lambda: 3.6)  # busy all minute, idle this moment
+    assert not forked.second_core()
+
+
+def test_runnable_now_counts_this_process_and_a_busy_one() -> None:
+    """``_runnable_now`` reads the kernel's count of runnable tasks: at least this one, and
+    one more while another process spins."""
+    if not os.path.exists("/proc/loadavg"):
+        pytest.skip("no /proc/loadavg on this system")
+    assert forked._runnable_now() >= 1
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.2)  # it is running by now
+        assert forked._runnable_now() >= 2
+    finally:
+        spinner.kill()
+        spinner.wait()
 
 
 def test_no_second_core_beside_another_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(forked, "cores", lambda: 2)
     monkeypatch.setattr(forked, "_load", lambda: 0.0)
+    monkeypatch.setattr(forked, "_runnable_now", lambda: 1)
     alone = threading.active_count() == 1  # other tests may have left idle threads behind
     assert forked.second_core() == alone
     release = threading.Event()
