@@ -103,8 +103,8 @@ def iter_game_batches(
         return
     with path.open("rb") as handle:
         reader = _RowReader(warn, path)
-        split = _split_point(handle) if second_core() else None
-        if split is None:
+        split = _split_point(handle)  # None for a small file: no copy is worth its start
+        if split is None or not second_core():
             yield from map(prepare, reader.batches(handle))
             return
         file = os.fstat(handle.fileno())

@@ -53,18 +53,18 @@ def _grid(entries: list[list[Any]], placed: int) -> tuple[int, int, str]:
     the observation keeps it (:class:`engines.base.JsonList`: one string for every view of
     a step, and for every step until a card lands), else by the entries themselves."""
     text = getattr(entries, "json_text", None)
-    layout: Layout | None = None
-    if text is None:
-        layout = tuple((x, y, name) for x, y, name in entries)
-    key = (layout if text is None else text, placed)
+    layout = None if text is not None else _as_layout(entries)
+    key = (text if layout is None else layout, placed)
     found = _GRIDS.get(key)
     if found is None:
         if len(_GRIDS) >= _GRIDS_KEPT:
             _GRIDS.clear()
-        if layout is None:
-            layout = tuple((x, y, name) for x, y, name in entries)
-        found = _GRIDS[key] = _layout(layout, placed)
+        found = _GRIDS[key] = _layout(layout or _as_layout(entries), placed)
     return found
+
+
+def _as_layout(entries: list[list[Any]]) -> Layout:
+    return tuple((x, y, name) for x, y, name in entries)
 
 
 def _layout(layout: Layout, placed: int) -> tuple[int, int, str]:
