@@ -22,7 +22,9 @@ piece measured in its own process or call in the same run:
   while its bot processes end, so the rest can be smaller than the shutdown alone.
 
 The figure that matters is **playing / total**: a 27-game demo should spend most of its time
-playing. Each cell is the fastest of ``--trials`` (other processes only ever slow a trial).
+playing. Each cell is the fastest of ``--trials`` (other processes only ever slow a trial);
+the share is also printed for each trial on its own, since the fastest playing and the
+fastest total may come from different trials.
 Next to the wall time, the CPU time of the processes behind each measured part (the arena
 and, for ``arena run``, its bots), which a busy machine disturbs much less. The last line
 is the **CPU floor**: the run's CPU time over the cores this process may use is the least
@@ -87,6 +89,8 @@ def main() -> None:
     )
     print_table(rows, f"fastest of {args.trials} trials; CPU: the arena's processes and bots")
     print(f"\nplaying / total: {best['playing'] / total:.2f}")
+    shares = (part / whole for part, whole in zip(cells["playing"], cells["total"], strict=True))
+    print(f"playing / total of each trial: {' '.join(f'{share:.2f}' for share in shares)}")
     usable = cores()
     floor = best["total cpu"] / usable
     print(
