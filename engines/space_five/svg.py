@@ -7,6 +7,7 @@ colour; the cards of the play in progress are outlined in red); below it each se
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
 
@@ -18,14 +19,13 @@ PRIVATE = True
 BACKGROUNDS = {"1": "#9ed59b", "2": "#8fc1e8", "3": "#c9c9c9", "4": "#f2c879", "5": "#e8a3c9"}
 CELL = 36
 CARD_W, CARD_H = 30, 40
-Layout = tuple[tuple[int, int, str], ...]
 
 
 def draw(views: Views) -> str:
     """The table: the layout grid, then one row per seat."""
     view = any_view(views)
     players = view["num_players"]
-    width, height, grid = _grid(view["layout"], view["pending"]["placed"])
+    width, height, grid = _layout(_layout_text(view["layout"]), view["pending"]["placed"])
     canvas = Canvas(width)
     phase = f"round {view['round'] + 1}/{view['rounds']}, turn {view['turn']}, {view['phase']}"
     canvas.text(12, 20, f"Space Five: {phase}", size=14, bold=True)
@@ -44,32 +44,19 @@ def draw(views: Views) -> str:
     return canvas.render(bottom + 26)
 
 
-_GRIDS: dict[tuple[object, int], tuple[int, int, str]] = {}
-_GRIDS_KEPT = 512
-
-
-def _grid(entries: list[list[Any]], placed: int) -> tuple[int, int, str]:
-    """:func:`_layout` of an observation's layout entries, cached by their JSON text where
-    the observation keeps it (:class:`engines.base.JsonList`: one string for every view of
-    a step, and for every step until a card lands), else by the entries themselves."""
+def _layout_text(entries: list[list[Any]]) -> str:
+    """The layout's compact JSON: the text the observation keeps
+    (:class:`engines.base.JsonList`: one string shared by every view of a step, and by every
+    step until a card lands), else written here."""
     text = getattr(entries, "json_text", None)
-    layout = None if text is not None else _as_layout(entries)
-    key = (text if layout is None else layout, placed)
-    found = _GRIDS.get(key)
-    if found is None:
-        if len(_GRIDS) >= _GRIDS_KEPT:
-            _GRIDS.clear()
-        found = _GRIDS[key] = _layout(layout or _as_layout(entries), placed)
-    return found
+    return text if text is not None else json.dumps(entries, separators=(",", ":"))
 
 
-def _as_layout(entries: list[list[Any]]) -> Layout:
-    return tuple((x, y, name) for x, y, name in entries)
-
-
-def _layout(layout: Layout, placed: int) -> tuple[int, int, str]:
-    """Width, height and SVG of the layout grid (cached by :func:`_grid`: it changes only
-    when cards land)."""
+@lru_cache(maxsize=512)
+def _layout(text: str, placed: int) -> tuple[int, int, str]:
+    """Width, height and SVG of the layout grid, from its JSON (cached: it changes only when
+    cards land, and a string's hash is computed once)."""
+    layout = json.loads(text)
     fresh = {(x, y) for x, y, _ in layout[len(layout) - placed :]}
     xs = [x for x, _, _ in layout] or [0]
     ys = [y for _, y, _ in layout] or [0]
