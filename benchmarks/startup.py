@@ -2,6 +2,7 @@
 
     python benchmarks/startup.py                     # configs/demo.toml, 3 trials
     python benchmarks/startup.py --config configs/cat-yard.toml --trials 1
+    python benchmarks/startup.py --no-report         # the league alone, without its report
 
 Runs ``python -m arena run CONFIG --fresh`` as a user does and splits its wall time, each
 piece measured in its own process or call in the same run:
@@ -16,7 +17,9 @@ piece measured in its own process or call in the same run:
   own process, minus the imports;
 - **report**: ``arena report`` on the finished folder in its own process, minus the imports
   and the standings (``arena run`` hands its standings to the report): the plots and the
-  game viewers;
+  game viewers; with ``--no-report`` the league is run with ``--no-report`` and this part
+  is not measured (the fixed cost of the league itself: imports, config, bot start,
+  standings);
 - **the rest**: bot start-up (each bot under its keeper and the sandbox), pool shutdown, the
   store, everything not above. ``arena run`` prints the standings and writes the report
   while its bot processes end, so the rest can be smaller than the shutdown alone.
@@ -58,16 +61,18 @@ def main() -> None:
     parser.add_argument("--config", default=str(_ROOT / "configs" / "demo.toml"))
     parser.add_argument("--trials", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--no-report", action="store_true", help="run the league with --no-report")
     args = parser.parse_args()
-    print(f"# Start-up and end of `arena run {Path(args.config).name}` (jobs {args.jobs})")
+    flags = " --no-report" if args.no_report else ""
+    print(f"# Start-up and end of `arena run {Path(args.config).name}{flags}` (jobs {args.jobs})")
     print(machine_line())
     cells: dict[str, list[float]] = {}
     for _ in range(args.trials):
-        for key, value in _trial(Path(args.config), args.jobs).items():
+        for key, value in _trial(Path(args.config), args.jobs, args.no_report).items():
             cells.setdefault(key, []).append(value)
     best = {key: min(values) for key, values in cells.items()}
     total = best["total"]
-    named = ("imports", "config", "playing", "standings", "report")
+    named = ("imports", "config", "playing", "standings") + (() if args.no_report else ("report",))
     parts = {key: best[key] for key in named}
     parts["rest"] = total - sum(parts.values())
     rows: list[dict[str, object]] = [
@@ -106,7 +111,7 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _trial(config_path: Path, jobs: int) -> dict[str, float]:
+def _trial(config_path: Path, jobs: int, no_report: bool) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(_ROOT)}
     out: dict[str, float] = {}
     cpu = _children_cpu()
@@ -121,6 +126,7 @@ def _trial(config_path: Path, jobs: int) -> dict[str, float]:
         folder = Path(tmp) / config.name
         command = [sys.executable, "-m", "arena", "run", str(config_path), "--fresh"]
         command += ["--out", str(folder), "--jobs", str(jobs)]
+        command += ["--no-report"] if no_report else []
         started = time.perf_counter()
         subprocess.run(command, check=True, env=env, cwd=_ROOT, capture_output=True)
         out["total"] = time.perf_counter() - started
@@ -137,20 +143,30 @@ def _trial(config_path: Path, jobs: int) -> dict[str, float]:
         )
         out["standings"] = max(0.0, time.perf_counter() - started - out["imports"])
         out["standings cpu"] = max(0.0, _children_cpu() - cpu - out["imports cpu"])
-        cpu = _children_cpu()
-        started = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "arena", "report", str(folder), "-o", str(Path(tmp) / "r.html")],
-            check=True,
-            env=env,
-            cwd=_ROOT,
-            capture_output=True,
-        )
-        spent = time.perf_counter() - started
-        out["report"] = max(0.0, spent - out["imports"] - out["standings"])
-        spent_cpu = _children_cpu() - cpu
-        out["report cpu"] = max(0.0, spent_cpu - out["imports cpu"] - out["standings cpu"])
+        if not no_report:
+            out.update(_report(folder, Path(tmp) / "r.html", env, out))
     return out
+
+
+def _report(
+    folder: Path, page: Path, env: dict[str, str], out: dict[str, float]
+) -> dict[str, float]:
+    """Wall and CPU seconds of ``arena report`` beyond its imports and standings."""
+    cpu = _children_cpu()
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "arena", "report", str(folder), "-o", str(page)],
+        check=True,
+        env=env,
+        cwd=_ROOT,
+        capture_output=True,
+    )
+    spent = time.perf_counter() - started
+    spent_cpu = _children_cpu() - cpu
+    return {
+        "report": max(0.0, spent - out["imports"] - out["standings"]),
+        "report cpu": max(0.0, spent_cpu - out["imports cpu"] - out["standings cpu"]),
+    }
 
 
 if __name__ == "__main__":
