@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+import engines
 from arena.errors import ConfigError, UserError
 
 if TYPE_CHECKING:
@@ -47,12 +48,13 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 class ArenaGroup(click.Group):
-    """Turns every :class:`UserError` and click usage error into one line and exit status 2."""
+    """Turns every :class:`UserError` and click usage error into one line and exit status 2,
+    and an engine that is not installed (named by a results folder) too."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except UserError as exc:
+        except (UserError, engines.UnknownEngine) as exc:
             click.echo(f"arena: error: {exc}", err=True)
             ctx.exit(2)
         except click.UsageError as exc:
@@ -468,26 +470,26 @@ def play(
     """
     import trio
 
-    from arena.config import BotSpec, Limits, Policy, load_engine, parse_command
+    from arena.config import BotSpec, Limits, Policy, load_engine
     from arena.tools.match import play_match
 
     game_engine = load_engine(engine)
     players = len(bots) + (human is not None)
+    if players == 0:
+        raise ConfigError("no players: give a --bot CMD for each seat (--human NAME to play)")
+    argvs = [_bot_argv(cmd) for cmd in bots]
     if human is not None and show:
         raise ConfigError("--show draws every hand; it cannot be used with --human")
     if human is not None and human_seat >= players:
         raise ConfigError(f"--human-seat {human_seat}: seats are 0..{players - 1}")
     resolved = _checked(game_engine, players, _parse_options(options))
     positions = [i for i in range(players) if human is None or i != human_seat]
-    specs = [
-        BotSpec(f"seat{i}:{cmd.split()[-1]}", parse_command(cmd))
-        for i, cmd in zip(positions, bots, strict=True)
-    ]
+    specs = [BotSpec(f"seat{i}:{argv[-1]}", argv) for i, argv in zip(positions, argvs, strict=True)]
     person = None
     if human is not None:
         from arena.show.human import HumanSeat, TerminalConsole
 
-        names = [cmd.split()[-1] for cmd in bots]
+        names = [argv[-1] for argv in argvs]
         names.insert(human_seat, human)
         person = (human_seat, HumanSeat(human, engine, TerminalConsole(), names))
     on_step = _Narrator() if show else None
@@ -508,9 +510,17 @@ def play(
         commands.insert(human_seat, f"(you, {human})")
     _print_game(record, commands)
     if human is not None and record.seats[human_seat].forfeit:
-        import engines as registry
+        click.echo(engines.guide(engine).end_line(record.detail))
 
-        click.echo(registry.guide(engine).end_line(record.detail))
+
+def _bot_argv(cmd: str) -> tuple[str, ...]:
+    """A ``--bot`` command split and checked; a bad one is an error naming it."""
+    from arena.config import parse_command
+
+    try:
+        return parse_command(cmd)
+    except ConfigError as exc:
+        raise ConfigError(f"--bot {cmd!r}: {exc}") from None
 
 
 class _Narrator:
@@ -583,10 +593,8 @@ def list_engines() -> None:
     Example:
       arena engines
     """
-    import engines as registry
-
-    for name in registry.names():
-        engine = registry.get(name)
+    for name in engines.names():
+        engine = engines.get(name)
         click.echo(f"{name}: {engine.title}, {engine.min_players}-{engine.max_players} players")
         for line in _option_lines(engine.option_specs()):
             click.echo(line)
@@ -664,7 +672,8 @@ def report(folder: str, output: str | None, games: int) -> None:
     Example:
       arena report results/demo -o demo.html
     """
-    click.echo(str(_write_report(Path(folder), Path(output) if output else None, games)))
+    target = _page_path(output) if output else None  # a bad -o fails before the work
+    click.echo(str(_write_report(Path(folder), target, games)))
 
 
 def _write_report(
@@ -701,8 +710,23 @@ def _write_report(
             worker=worker,
         )
     path = output or folder / "report.html"
-    path.write_text(page, encoding="utf-8")
+    _write_page(path, page)
     return path
+
+
+def _page_path(output: str) -> Path:
+    """The ``-o`` of a page, checked before the page is made: its folder must exist."""
+    path = Path(output)
+    if not path.parent.is_dir():
+        raise UserError(f"cannot write {path}: there is no folder {path.parent}")
+    return path
+
+
+def _write_page(path: Path, page: str) -> None:
+    try:
+        path.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 @main.command()
@@ -726,9 +750,9 @@ def view(folder: str, game_id: str, output: str | None) -> None:
     from arena.show.html.viewer import viewer_page
 
     league = read_league(Path(folder))
+    path = _page_path(output) if output else Path(folder) / f"view-{game_id}.html"
     record = _stored_game(Path(folder), game_id)
-    path = Path(output) if output else Path(folder) / f"view-{game_id}.html"
-    path.write_text(viewer_page(record, league), encoding="utf-8")
+    _write_page(path, viewer_page(record, league))
     click.echo(str(path))
 
 

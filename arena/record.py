@@ -25,12 +25,16 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Literal, TypeVar, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, get_args
 
 import orjson
 
+import engines
 from arena import protocol
 from arena.errors import VERDICTS, RecordError
+
+if TYPE_CHECKING:
+    from engines.base import Engine
 
 FORMAT = 3
 NOTES_BUDGET = 2000
@@ -104,6 +108,14 @@ class GameRecord:
     @property
     def ranks(self) -> tuple[int, ...]:
         return tuple(seat.rank for seat in self.seats)
+
+    def rules(self) -> Engine:
+        """The engine this game was played with, to replay it; one this arena does not
+        have is a :class:`RecordError` naming the game."""
+        try:
+            return engines.get(self.engine)
+        except engines.UnknownEngine as exc:
+            raise RecordError(f"game {self.id}: {exc}") from None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (see the module docstring)."""

@@ -360,6 +360,46 @@ def test_standings_of_a_missing_folder(tmp_path: Path) -> None:
     one_error_line(arena("standings", str(tmp_path / "nope")), "no such folder")
 
 
+def test_a_page_for_a_folder_that_does_not_exist_is_one_line(tmp_path: Path, here: Path) -> None:
+    assert run(tmp_path, league()).exit_code == 0
+    out, page = str(tmp_path / "out"), str(tmp_path / "nope" / "page.html")
+    one_error_line(arena("report", out, "-o", page), "cannot write", "there is no folder")
+    one_error_line(arena("view", out, "t0-b0-r0", "-o", page), "there is no folder")
+    one_error_line(arena("view", out, "t0-b0-r0", "-o", "/proc/page.html"), "cannot write")
+    assert not (tmp_path / "nope").exists()
+
+
+def test_play_without_players_or_with_an_empty_command_is_one_line(here: Path) -> None:
+    one_error_line(arena("play", "toy"), "no players", "--bot")
+    one_error_line(arena("play", "toy", "--bot", "", "--bot", BOT), "--bot '': empty command")
+
+
+def test_a_game_of_an_engine_not_installed_here_is_one_line(tmp_path: Path, here: Path) -> None:
+    assert run(tmp_path, league()).exit_code == 0
+    out = tmp_path / "out"
+    games = out / "games.jsonl"
+    first, *rest = games.read_text().splitlines(keepends=True)
+    game = json.loads(first)
+    games.write_text(json.dumps({**game, "engine": "chess"}) + "\n" + "".join(rest))
+    for command in (["replay", str(out), game["id"]], ["view", str(out), game["id"]]):
+        one_error_line(arena(*command), f"game {game['id']}: unknown engine 'chess'")
+    one_error_line(arena("report", str(out)), "unknown engine 'chess'")
+    (out / "league.toml").write_text((out / "league.toml").read_text().replace("toy", "chess"))
+    games.write_text(first + "".join(rest))
+    one_error_line(arena("report", str(out)), "unknown engine 'chess'")
+
+
+def test_an_anchor_rating_that_is_not_a_number_says_how_to_write_one(
+    tmp_path: Path, here: Path
+) -> None:
+    assert run(tmp_path, league()).exit_code == 0
+    one_error_line(
+        arena("standings", str(tmp_path / "out"), "--anchor", "a=abc"),
+        "anchor bot 'a=abc' did not play",
+        "BOT=RATING takes a number after the last '='",
+    )
+
+
 # ---------------------------------------------------------------- 1: a changed bot
 
 BOT_SCRIPT = """

@@ -676,7 +676,10 @@ def _anchor(anchor: tuple[str, float] | None, names: list[str]) -> tuple[int | N
         raise ConfigError(f"anchor {bot!r}: the rating must be a finite number, got {rating}")
     if bot not in names:
         known = ", ".join(sorted(names)) or "none"
-        raise ConfigError(f"anchor bot {bot!r} did not play in these games (bots: {known})")
+        rating_hint = "; BOT=RATING takes a number after the last '='" if "=" in bot else ""
+        raise ConfigError(
+            f"anchor bot {bot!r} did not play in these games (bots: {known}){rating_hint}"
+        )
     return names.index(bot), rating
 
 

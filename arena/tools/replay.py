@@ -8,7 +8,6 @@ from pathlib import Path
 
 import trio
 
-import engines
 from arena import protocol
 from arena.config import BotSpec
 from arena.errors import BotFault, UserError
@@ -21,7 +20,7 @@ from engines.base import EngineError, OptionError
 
 def replay_record(record: GameRecord) -> list[str]:
     """The differences between a stored game and its re-simulation (empty: reproduced)."""
-    engine = engines.get(record.engine)
+    engine = record.rules()
     problems: list[str] = []
     if engine.version != record.engine_version:
         problems.append(
@@ -55,7 +54,7 @@ def narrate(record: GameRecord) -> Iterator[str]:
     """The stored game told move by move: the table, then each move with its bot and think
     time (and the bot's note), and, whenever the turn passes to another seat, the table
     again (as ``arena play --show`` prints it)."""
-    engine = engines.get(record.engine)
+    engine = record.rules()
     state = engine.new_game(record.players, record.seed, dict(record.options))
     said = {step: text for seat in record.seats for step, text in seat.bot_notes}
     turns = [iter(seat.think_us) for seat in record.seats]

@@ -33,7 +33,7 @@ _STEP_NOTE = re.compile(r"^step (\d+): ")
 
 def game_data(record: GameRecord) -> dict[str, Any]:
     """The viewer's data for one stored game (see :mod:`viewer.js` for its use)."""
-    engine = engines.get(record.engine)
+    engine = record.rules()
     picture_of = engines.picture(record.engine)
     players = record.players
     state = engine.new_game(players, record.seed, dict(record.options))
@@ -144,7 +144,7 @@ def seat_table(record: GameRecord) -> str:
 
 def viewer_page(record: GameRecord, league: Mapping[str, Any]) -> str:
     """The standalone viewer page of one game."""
-    engine = engines.get(record.engine)
+    engine = record.rules()
     options = ", ".join(f"{k}={v!r}" for k, v in record.options.items()) or "defaults"
     body = (
         f"<p>{escape(engine.title)} (engine {escape(record.engine)} "
