@@ -400,6 +400,24 @@ def test_an_anchor_rating_that_is_not_a_number_says_how_to_write_one(
     )
 
 
+def test_replay_seat_tells_a_new_note_from_a_new_move(tmp_path: Path, here: Path) -> None:
+    """A bot whose note changes from run to run (here: a fresh id) makes the same moves."""
+    bot = tmp_path / "noting.py"
+    bot.write_text(
+        "import uuid\n"
+        "from arena.sdk import run\n"
+        "def choose(observation, legal, game):\n"
+        "    game.note = uuid.uuid4().hex\n"
+        "    return 0\n"
+        "run(choose, name='noting')\n"
+    )
+    command = f"python {bot}"
+    assert run(tmp_path, league(cmd=command), "--transcripts").exit_code == 0
+    replayed = arena("replay-seat", str(tmp_path / "out"), "t0-b0-r0", "0", "--bot", command)
+    assert replayed.exit_code == 0, replayed.output
+    assert "same move" in replayed.output and "DIFFERS" not in replayed.output
+
+
 # ---------------------------------------------------------------- 1: a changed bot
 
 BOT_SCRIPT = """

@@ -97,7 +97,7 @@ async def replay_seat(
 ) -> bool:
     """Feed a recorded seat's messages to ``bot``; say how each answer compares.
 
-    Returns True when the bot gave the recorded answer to every ``act``.
+    Returns True when the bot made the recorded move at every ``act`` (its note may differ).
     """
     sent = [line for direction, line in transcript if direction == "to"]
     if not sent or protocol.decode(sent[0])["type"] != "hello":
@@ -125,13 +125,33 @@ async def replay_seat(
             except BotFault as fault:
                 say(f"step {message['step']}: {fault.verdict}: {fault} (recorded: {recorded})")
                 return False
-            verdict = "same" if answer == recorded else "DIFFERS"
-            same = same and answer == recorded
+            verdict = _compared(answer, recorded)
+            same = same and verdict != "DIFFERS"
             say(
                 f"step {message['step']}: {verdict}: {answer}"
                 + ("" if answer == recorded else f" (recorded: {recorded})")
             )
     return same
+
+
+def _compared(answer: str, recorded: str) -> str:
+    """``same``, ``same move`` (the same choice with another note or other extra fields:
+    a note may say how long the bot searched) or ``DIFFERS``."""
+    if answer == recorded:
+        return "same"
+    return "same move" if _choice(answer) == _choice(recorded) else "DIFFERS"
+
+
+def _choice(line: str) -> object:
+    """What an ``action`` answer chose (its ``index`` and ``action`` fields); any other
+    line as it is."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return line
+    if not isinstance(message, dict) or message.get("type") != "action":
+        return line
+    return (message.get("index"), message.get("action"))
 
 
 def _recorded_answers(transcript: list[tuple[str, str]]) -> dict[int, str]:
