@@ -143,3 +143,18 @@ def test_the_node_bot_reads_the_catalog(in_repo: Path) -> None:
     without = json.loads(hello_line(engine, {}, Limits()))
     without["catalog"] = {}
     assert choices(json.dumps(without).encode() + b"\n") == {0, 1}  # random
+
+
+def test_the_example_league_file_of_leagues_md_is_valid(tmp_path: Path, in_repo: Path) -> None:
+    """The full example at the top of leagues.md loads as it is, with every per-bot cap it
+    names being one a bot may set."""
+    example = re.search(r"```toml\n(.*?)```", LEAGUES, re.S)
+    assert example is not None
+    path = tmp_path / "example.toml"
+    path.write_text(example.group(1))
+    league = config.load(path)
+    assert league.sandbox == "auto" and len(league.bots) == 3
+    named = re.search(r"# (line_bytes.*?) may be set per bot", example.group(1), re.S)
+    assert named is not None
+    listed = re.sub(r"[#\s]+", " ", named.group(1)).replace(",", "").split()
+    assert sorted(listed) == sorted(config.RESOURCE_KEYS)
