@@ -371,11 +371,9 @@ def _parse_anchor(text: str) -> tuple[str, float]:
     return text, BASE_RATING
 
 
-def _print_standings(
-    folder: Path, fmt: str, *, write: bool = False, **kwargs: Any
-) -> Standings | None:
-    """Print the standings of ``folder``; return them when they are the standings of every
-    stored game (no game outside the league), which the report then shows as they are."""
+def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: Any) -> Standings:
+    """Print the standings of the league's games in ``folder`` (stored games outside the
+    league in ``league.toml`` are counted in a note, not rated) and return them."""
     from arena.league import store
     from arena.league.schedule import Shape
     from arena.show import tables as report
@@ -401,16 +399,24 @@ def _print_standings(
 
     batches = store.iter_game_batches(folder, _say, scheduled)
     table = standings_of_rows(counted(batches), **kwargs)
-    if outside:
-        note = (
-            f"{outside} stored games are not part of the league in {store.LEAGUE} "
-            "(removed bots, sizes or rounds) and are not rated."
-        )
-        table = dataclasses.replace(table, notes=(*table.notes, note))
+    table = _noting_outside(table, outside)
     if write:
         store.write_standings_file(folder, table.to_dict())
     click.echo(report.render(table, fmt))
-    return None if outside else table
+    return table
+
+
+def _noting_outside(table: Standings, outside: int) -> Standings:
+    """``table`` with a note on the ``outside`` stored games it does not rate, if any."""
+    from arena.league.store import LEAGUE
+
+    if not outside:
+        return table
+    note = (
+        f"{outside} stored games are not part of the league in {LEAGUE} "
+        "(removed bots, sizes or rounds) and are not rated."
+    )
+    return dataclasses.replace(table, notes=(*table.notes, note))
 
 
 @main.command()
@@ -683,9 +689,11 @@ def _write_report(
     standings: Standings | None = None,
     worker: ViewerWorker | None = None,
 ) -> Path:
-    """Write the report; ``standings``: those of every stored game, if already computed;
-    ``worker``: one already started (else one is started here, while the folder is read)."""
+    """Write the report of the league's games (as :func:`_print_standings` rates them);
+    ``standings``: theirs, if already computed; ``worker``: one already started (else one is
+    started here, while the folder is read)."""
     from arena.league import store
+    from arena.league.schedule import Shape
     from arena.show.html.report import build_report
     from arena.show.html.viewer_worker import ViewerWorker
     from arena.stats.ratings import compute_standings
@@ -696,9 +704,11 @@ def _write_report(
             worker = ViewerWorker.start(league["engine"])
             if worker is not None:
                 stack.enter_context(contextlib.closing(worker))
-        records = store.read_games(folder, warn=_say)
+        stored = store.read_games(folder, warn=_say)
+        shape = Shape.of(league)
+        records = stored if shape is None else [r for r in stored if shape.holds(r)]
         if standings is None:
-            standings = compute_standings(records)
+            standings = _noting_outside(compute_standings(records), len(stored) - len(records))
         fingerprints = store.read_fingerprints(folder)
         page = build_report(
             folder,

@@ -116,6 +116,23 @@ def test_removing_a_bot_keeps_the_other_games(tmp_path: Path, here: Path) -> Non
     assert any("not rated" in note for note in standings["notes"])
 
 
+def test_the_report_shows_the_games_the_standings_rate(tmp_path: Path, here: Path) -> None:
+    """After a bot is removed, the report rates and shows the league's games only, with the
+    numbers ``arena standings`` gives, and says how many stored games it leaves out."""
+    assert run(tmp_path, league(("ann", "bob", "cyd", "dee"))).exit_code == 0
+    assert run(tmp_path, league(("ann", "cyd", "dee"))).exit_code == 0
+    out = tmp_path / "out"
+    standings = rated(out)
+    reported = arena("report", str(out), "-o", str(tmp_path / "r.html"))
+    assert reported.exit_code == 0, reported.output
+    page = (tmp_path / "r.html").read_text()
+    assert f"{standings['games']} games in {standings['units']} blocks" in page
+    assert "12 stored games are not part of the league" in page
+    assert ">bob<" not in page
+    for row in standings["bots"]:
+        assert f"{row['elo']:.0f}" in page
+
+
 @pytest.mark.parametrize(
     ("change", "games", "bots"),
     [
