@@ -47,3 +47,22 @@ def test_host_ends_pools_and_single_processes(leave_by: str, in_repo: Path) -> N
     assert processes_with(marker) == []
     assert all(process.exit_code() is not None for process in bots)
     assert not folders[0].exists()
+
+
+def test_bots_whose_names_make_the_same_folder_name_get_folders_of_their_own(
+    in_repo: Path,
+) -> None:
+    """``ann smith`` and ``ann_smith`` would both be ``ann_smith-1``: one bot's end would
+    remove the other's working folder, and each would be charged for both one's files."""
+    command = parse_command("python -m bots.random")
+    twins = [BotSpec(name, command, sandbox="none") for name in ("ann smith", "ann_smith")]
+    hello = hello_line(engines.get("space-five"), {}, Limits())
+    folders: list[Path | None] = []
+
+    async def main() -> None:
+        async with hosting() as host:
+            for bot in twins:
+                folders.append((await host.pool(bot, hello).acquire()).workdir)
+
+    trio.run(main)
+    assert None not in folders and len(set(folders)) == 2

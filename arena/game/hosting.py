@@ -37,11 +37,12 @@ class BotHost:
 
     def pool(self, bot: BotSpec, hello: bytes, log: StderrLog | None = None) -> BotPool:
         """A pool of ``bot``'s processes, each greeted with ``hello``; stderr goes to ``log``
-        (default: dropped)."""
+        (default: dropped). Its processes' folders are under a folder of its own: two bot
+        names can make the same folder name (``ann smith`` and ``ann_smith``)."""
         pool = BotPool(
             bot,
             hello,
-            self.workroot,
+            self.workroot / f"pool-{len(self._pools)}",
             log or StderrLog(None, 0),
             self._nursery,
             self._guard,
