@@ -417,6 +417,30 @@ def test_an_anchor_rating_that_is_not_a_number_says_how_to_write_one(
     )
 
 
+@pytest.mark.parametrize(
+    ("damage", "line"),
+    [
+        (lambda text: text[: len(text) // 2], None),  # cut short by a kill
+        (lambda text: text.replace('"to"', '"sideways"', 1), 1),
+        (lambda text: text.replace('\\"type\\":\\"hello\\"', "type:hello", 1), 1),
+    ],
+    ids=["cut", "direction", "message"],
+)
+def test_replay_seat_of_a_damaged_transcript_is_one_line(
+    tmp_path: Path, here: Path, damage: Any, line: int | None
+) -> None:
+    assert run(tmp_path, league(), "--transcripts").exit_code == 0
+    out = tmp_path / "out"
+    path = out / "transcripts" / "t0-b0-r0" / "seat0.jsonl"
+    text = path.read_text()
+    path.write_text(damage(text))
+    number = line or len(damage(text).splitlines())
+    one_error_line(
+        arena("replay-seat", str(out), "t0-b0-r0", "0", "--bot", BOT),
+        f"line {number} is damaged",
+    )
+
+
 def test_replay_seat_tells_a_new_note_from_a_new_move(tmp_path: Path, here: Path) -> None:
     """A bot whose note changes from run to run (here: a fresh id) makes the same moves."""
     bot = tmp_path / "noting.py"

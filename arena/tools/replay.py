@@ -10,7 +10,7 @@ import trio
 
 from arena import protocol
 from arena.config import BotSpec
-from arena.errors import BotFault, UserError
+from arena.errors import BotFault, BotProtocolError, ResultsError, UserError
 from arena.game.botproc import StderrLog
 from arena.game.hosting import hosting
 from arena.game.referee import forfeit_ranks
@@ -82,12 +82,44 @@ def narrate(record: GameRecord) -> Iterator[str]:
 
 
 def read_transcript(path: Path) -> list[tuple[str, str]]:
-    """The (direction, line) pairs of a stored seat transcript."""
+    """The (direction, line) pairs of a stored seat transcript; a damaged one (cut short by
+    a kill, edited) is a :class:`ResultsError` naming its first bad line."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError(f"{path}: no transcript (was the league run with --transcripts?)") from None
-    return [(entry["dir"], entry["line"]) for entry in map(json.loads, text.splitlines())]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ResultsError(f"{path}: cannot read the transcript: {exc}") from None
+    pairs = []
+    for number, text_line in enumerate(text.splitlines(), start=1):
+        pair = _transcript_entry(text_line)
+        if pair is None:
+            raise ResultsError(
+                f"{path}: line {number} is damaged (not a line the referee sent or the bot "
+                "wrote); this transcript cannot be replayed"
+            )
+        pairs.append(pair)
+    return pairs
+
+
+def _transcript_entry(text: str) -> tuple[str, str] | None:
+    """``(direction, line)`` of one transcript line; None for a damaged one (a line "to" the
+    bot must be a protocol message; a bot's own line may be anything it wrote)."""
+    try:
+        entry = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(entry, dict) or not isinstance(entry.get("line"), str):
+        return None
+    direction, line = entry.get("dir"), entry["line"]
+    if direction == "to":
+        try:
+            protocol.decode(line)
+        except BotProtocolError:
+            return None
+    elif direction != "from":
+        return None
+    return direction, line
 
 
 async def replay_seat(
