@@ -377,6 +377,23 @@ def test_standings_of_a_missing_folder(tmp_path: Path) -> None:
     one_error_line(arena("standings", str(tmp_path / "nope")), "no such folder")
 
 
+@pytest.mark.parametrize("damage", ["not utf-8", "a folder", "no engine"])
+def test_a_damaged_league_file_is_one_line(tmp_path: Path, here: Path, damage: str) -> None:
+    assert run(tmp_path, league()).exit_code == 0
+    out = tmp_path / "out"
+    path = out / "league.toml"
+    if damage == "not utf-8":
+        path.write_bytes(b'name = "\xff"\n')
+    elif damage == "a folder":
+        path.unlink()
+        path.mkdir()
+    else:
+        path.write_text(path.read_text().replace('engine = "toy"', ""))
+    one_error_line(arena("report", str(out)), "league.toml")
+    if damage != "no engine":  # the standings need no engine
+        one_error_line(arena("standings", str(out)), "league.toml")
+
+
 def test_a_page_for_a_folder_that_does_not_exist_is_one_line(tmp_path: Path, here: Path) -> None:
     assert run(tmp_path, league()).exit_code == 0
     out, page = str(tmp_path / "out"), str(tmp_path / "nope" / "page.html")

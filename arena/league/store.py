@@ -282,8 +282,10 @@ def read_league(folder: Path) -> dict[str, Any]:
             return tomllib.load(handle)
     except FileNotFoundError:
         raise ResultsError(f"{folder}: not a results folder (no {LEAGUE})") from None
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ResultsError(f"{path}: damaged: {exc}") from None
+    except OSError as exc:
+        raise ResultsError(f"{path}: cannot read: {_reason(exc)}") from None
 
 
 def write_standings_file(folder: Path, standings: Mapping[str, Any]) -> None:

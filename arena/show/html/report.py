@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import engines
+from arena.errors import ResultsError
+from arena.league.store import LEAGUE
 from arena.record import NOT_ASKED, GameRecord
 from arena.show.caveats import caveats
 from arena.show.html import charts
@@ -43,6 +45,8 @@ def build_report(
     """The report page of the league stored in ``folder``; ``games`` bounds the viewers;
     ``fingerprints`` are the folder's ``bots.toml`` (what each bot was when it played);
     ``worker`` draws every other viewer on another core."""
+    if not isinstance(league.get("engine"), str):
+        raise ResultsError(f"{folder / LEAGUE}: damaged: it names no engine")
     engine = engines.get(league["engine"])
     summary = _summary(folder, league, engine.title, records, standings, fingerprints or {})
     think, per_move, without = _think_times(records)
