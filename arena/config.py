@@ -326,7 +326,9 @@ def parse(
 
     sprt = None
     if mode == "sprt":
-        sprt = _sprt(_Reader(source, top.get("sprt", dict), "sprt."), names, players)
+        if len(players) != 1:
+            raise top.fail("players", "an SPRT league plays one table size")
+        sprt = _sprt(_Reader(source, top.get("sprt", dict), "sprt."), names, players[0])
     elif "sprt" in data:
         raise top.fail("sprt", 'only allowed with mode = "sprt"')
 
@@ -546,7 +548,7 @@ def _named_file(folder: Path, name: str, error: Any) -> Path:
     return path
 
 
-def _sprt(reader: _Reader, names: list[str], players: tuple[int, ...]) -> SprtSpec:
+def _sprt(reader: _Reader, names: list[str], seats: int) -> SprtSpec:
     reader.check_keys({f.name for f in fields(SprtSpec)})
     candidate = reader.get("candidate", str)
     opponent = reader.get("opponent", str)
@@ -559,11 +561,12 @@ def _sprt(reader: _Reader, names: list[str], players: tuple[int, ...]) -> SprtSp
     for filler in fillers:
         if filler not in names:
             raise reader.fail("fillers", f"no bot named {filler!r}")
-    if len(players) != 1:
-        raise reader.fail("players", "an SPRT league plays one table size")
-    if players[0] - 2 != len(fillers):
-        needed = players[0] - 2
-        raise reader.fail("fillers", f"a {players[0]}-seat game needs {needed} filler bot(s)")
+        if filler in (candidate, opponent):
+            raise reader.fail("fillers", f"{filler!r} already plays as candidate or opponent")
+    if len(set(fillers)) != len(fillers):
+        raise reader.fail("fillers", "each filler bot may be named once")
+    if seats - 2 != len(fillers):
+        raise reader.fail("fillers", f"a {seats}-seat game needs {seats - 2} filler bot(s)")
 
     def number(key: str, default: float) -> float:
         raw = reader.get(key, (int, float), default)

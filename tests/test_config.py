@@ -97,3 +97,38 @@ def test_python_means_this_interpreter() -> None:
     import sys
 
     assert config.BotSpec("x", ("python", "-m", "bots.random")).argv()[0] == sys.executable
+
+
+SPRT = """
+name = "s"
+engine = "toy"
+mode = "sprt"
+players = 3
+[sprt]
+candidate = "a"
+opponent = "b"
+fillers = ["c"]
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace("players = 3", "players = [2, 3]"), ": players: an SPRT league"),
+        (lambda t: t.replace('fillers = ["c"]', 'fillers = ["a"]'), "'a' already plays"),
+        (lambda t: t.replace('fillers = ["c"]', 'fillers = ["b"]'), "'b' already plays"),
+        (
+            lambda t: t.replace("players = 3", "players = 4").replace('["c"]', '["c", "c"]'),
+            "each filler bot may be named once",
+        ),
+    ],
+)
+def test_bad_sprt_fillers_and_sizes_are_one_clear_error(
+    tmp_path: Path, toy_engine: str, change: object, message: str
+) -> None:
+    field = "".join(f'[[bots]]\nname = "{n}"\ncmd = "python -m bots.random"\n' for n in "abcd")
+    text = change(SPRT) + field  # type: ignore[operator]
+    with pytest.raises(ConfigError) as caught:
+        load_text(tmp_path, text)
+    assert message in str(caught.value)
+    assert "sprt.players" not in str(caught.value)
