@@ -468,14 +468,16 @@ MAX_NAME = 64  # characters in a league or bot name (they become file and folder
 MAX_COMMAND = 4096  # characters in a bot command
 SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".sh", ".rb", ".pl", ".lua", ".jar")
 _INLINE_FLAGS = ("-m", "-c", "-e", "--eval")  # their value is a module or code, not a path
+_SETTING_FLAGS = ("-W", "-X")  # Python's: their value is a setting, and the script follows
 
 
 def parse_command(cmd: str, fail: Any = None, base: Path | None = None) -> tuple[str, ...]:
     """Split a bot command as a shell would and check the files it names.
 
     The program must exist (on ``PATH``, or as a path) and be executable; the script it runs
-    (its first argument that is not an option and names a file: it contains ``/`` or ends in
-    a script suffix such as ``.py``) must exist and be readable. Relative paths are resolved
+    (its first argument that is neither an option nor an option's value, when that argument
+    names a file: it contains ``/`` or ends in a script suffix such as ``.py``) must exist
+    and be readable. Relative paths are resolved
     against ``base`` (the league file's folder; default: the current folder) and made
     absolute when they exist, because every bot runs in a private working directory.
     """
@@ -506,7 +508,7 @@ def parse_command(cmd: str, fail: Any = None, base: Path | None = None) -> tuple
     script_seen = False
     for arg in argv[1:]:
         positional = not inline and not arg.startswith("-")
-        inline = arg in _INLINE_FLAGS
+        inline = arg in _INLINE_FLAGS or arg in _SETTING_FLAGS
         if not positional or not _looks_like_path(arg):
             resolved.append(arg)
         elif not script_seen:  # the script the program runs: it must be there

@@ -93,6 +93,14 @@ def test_relative_paths_in_commands_become_absolute(in_repo: Path) -> None:
     assert argv[2] == "--fast"
 
 
+def test_the_script_after_a_python_setting_is_checked(in_repo: Path) -> None:
+    with pytest.raises(ConfigError, match=r"no such file: 'missing\.py'"):
+        config.parse_command("python -W ignore missing.py")
+    argv = config.parse_command("python -X dev bots/random.py")
+    assert argv[1:] == ("-X", "dev", str(in_repo / "bots/random.py"))
+    assert config.parse_command("python -X dev -m bots.random")[-1] == "bots.random"
+
+
 def test_python_means_this_interpreter() -> None:
     import sys
 
