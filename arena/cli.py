@@ -10,10 +10,10 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import compress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from arena.stats.ratings import Standings
     from engines.base import Engine
 
-F = TypeVar("F", bound=Callable[..., Any])
 REPORT_GAMES = 12
 """Games the HTML report embeds a viewer for, unless ``arena report --games`` says."""
 

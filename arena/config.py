@@ -49,15 +49,6 @@ class Limits:
     processes: int = 0  # RLIMIT_NPROC (counts all of the user's processes); 0 = not set
 
 
-CLOCK_KEYS = (
-    "move_ms",
-    "bank_ms",
-    "startup_ms",
-    "bye_ms",
-    "grace_ms",
-    "grace_count",
-    "max_start_failures",
-)
 RESOURCE_KEYS = (
     "line_bytes",
     "stderr_bytes",
@@ -143,9 +134,6 @@ class LeagueConfig:
     sprt: SprtSpec | None = None
     sandbox: str = "auto"
     source: str = field(default="", compare=False)
-
-    def bot(self, name: str) -> BotSpec:
-        return next(b for b in self.bots if b.name == name)
 
     @property
     def people(self) -> tuple[str, ...]:

@@ -15,7 +15,6 @@ import orjson
 from arena.errors import BotIllegal, BotProtocolError
 
 PROTOCOL_VERSION = 1
-MAX_LINE_BYTES = 1 << 20  # default cap on one line from a bot
 MAX_NOTE_CHARS = 200  # of a bot's note, kept in the game's record
 
 Message = dict[str, Any]

@@ -1,4 +1,5 @@
-"""Leagues -> an ordered list of :class:`GameSpec` (tables, rotation blocks, seeds).
+"""Leagues -> their games in play order, block by block (:class:`GameSpec`: tables, rotation
+blocks, seeds).
 
 A *table* is a set of bots that play together; each table is played as *blocks*: one game
 seed under every rotation of the seats (k games for k seats), so the luck of the deal and
@@ -95,13 +96,6 @@ def iter_blocks(
         for index, table in all_tables:
             seed = block_seed(config.seed, len(table), block)
             yield block_games(index, table, block, seed)
-
-
-def schedule(
-    config: LeagueConfig, known: Mapping[tuple[str, ...], int] | None = None
-) -> list[GameSpec]:
-    """Every game of a round-robin or gauntlet league, in play order."""
-    return [game for block in iter_blocks(config, config.rounds, known) for game in block]
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,6 @@ class Phase(StrEnum):
     OVER = "OVER"
 
 
-FREE_PHASES: Final = frozenset({Phase.START, Phase.GATHER_DECIDE, Phase.POST})
 # The phases as plain module names: ``Phase.X`` is a slow attribute lookup on an enum.
 _START: Final = Phase.START
 _GATHER_DECIDE: Final = Phase.GATHER_DECIDE
@@ -1025,13 +1024,6 @@ def _cat_words(cat: int) -> str:
         return "empty"
     tile = CATS[cat]
     return f"cat {cat}, cost {'+'.join(tile.cost)}, {tile.points} pt, ability {tile.ability}"
-
-
-def _cat_text(cat: int) -> str:
-    if not cat:
-        return "--"
-    tile = CATS[cat]
-    return f"{cat}:{'+'.join(tile.cost)}={tile.points}pt/{tile.ability}"
 
 
 def describe_action(action: Action, yard: Sequence[int]) -> str:

@@ -105,7 +105,6 @@ DOGS: dict[int, Dog] = {
     cid: Dog(cid, breed, points, tuple(needs.get(kind, 0) for kind in KINDS))
     for cid, breed, points, needs, _source in data.CARDS
 }
-DOG_JSON: dict[int, dict[str, Any]] = {cid: dog.to_json() for cid, dog in DOGS.items()}
 DOG_POINTS: dict[int, int] = {cid: dog.points for cid, dog in DOGS.items()}
 
 # The actions, built once (legal lists share them; treat them as read-only).

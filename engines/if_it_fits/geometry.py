@@ -51,11 +51,6 @@ def edge_mask(edges: str) -> int:
     return sum(bit for bit, char in zip(_EDGE_ORDER, edges, strict=True) if char == ".")
 
 
-def mask_edges(mask: int) -> str:
-    """The edge code of an open mask (inverse of :func:`edge_mask`)."""
-    return "".join("." if mask & bit else "#" for bit in _EDGE_ORDER)
-
-
 def rotate(mask: int, rot: int) -> int:
     """The open mask after turning the card by ``rot`` half-turns (N<->S, E<->W)."""
     if rot % 2 == 0:
