@@ -32,7 +32,7 @@ class Limits:
 
     # the clock, the same for every bot of a league
     move_ms: int = 1000  # per decision
-    bank_ms: int = 10_000  # overage bank per game; also pays for start-up
+    bank_ms: int = 10_000  # overage bank per game (start-up is not charged to it)
     startup_ms: int = 10_000  # hello -> ready
     bye_ms: int = 1000  # grace to exit after bye before the process group is killed
     grace_ms: int = 0  # overruns of move_ms shorter than this are forgiven ...

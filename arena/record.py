@@ -5,16 +5,19 @@ form, below), and the ratings, the sequential test and every tool read its attri
 
 The JSON form keeps the per-seat values in parallel lists, one entry per seat::
 
-    {"format": 2, "id": "t0-b0-r1", "engine": "space-five", "engine_version": "2",
+    {"format": 3, "id": "t0-b0-r1", "engine": "space-five", "engine_version": "4",
      "options": {...}, "seed": 176127441126959, "players": 2, "table": 0, "block": 0,
      "rotation": 1, "seating": ["greedy", "random"], "moves": [3, 0, ...],
      "scores": [0, -25], "ranks": [1, 2], "detail": {...},
      "verdicts": [{}, {"timeout": 1}], "forfeit": [null, "crash"], "notes": [[], ["..."]],
-     "decisions": [69, 50], "think_ms": [38.2, 8.4], "wall_ms": 78.3}
+     "decisions": [69, 50], "think_ms": [38.2, 8.4], "think_us": [[412, ...], [130, ...]],
+     "bot_notes": [[], [[1, "eval +2"]]], "wall_ms": 78.3}
 
-``forfeit`` names why a seat forfeited (:data:`FORFEITS`) or is ``null``. Lines written
-before the ``format`` key existed (format 1) still load: their ``forfeit`` is a boolean, read
-as the last verdict class recorded for that seat, and keys they lack take neutral values.
+``forfeit`` names why a seat forfeited (:data:`FORFEITS`) or is ``null``; ``think_us`` is
+each decision's think time and ``bot_notes`` the ``(step, note)`` pairs a bot sent. Format 2
+lines (without those two) still load, as do lines written before the ``format`` key existed
+(format 1): their ``forfeit`` is a boolean, read as the last verdict class recorded for that
+seat, and keys they lack take neutral values.
 """
 
 from __future__ import annotations

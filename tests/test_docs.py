@@ -158,3 +158,15 @@ def test_the_example_league_file_of_leagues_md_is_valid(tmp_path: Path, in_repo:
     assert named is not None
     listed = re.sub(r"[#\s]+", " ", named.group(1)).replace(",", "").split()
     assert sorted(listed) == sorted(config.RESOURCE_KEYS)
+
+
+def test_the_worked_example_of_ratings_md_prints_what_it_shows(
+    in_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (ROOT / "docs" / "ratings.md").read_text()
+    worked = text[text.index("## Worked example") :]
+    code = re.search(r"```python\n(.*?)```", worked, re.S)
+    shown = re.search(r"```\n(Elo: .*?)```", worked, re.S)
+    assert code is not None and shown is not None
+    exec(code.group(1), {})  # the repository's own documentation
+    assert capsys.readouterr().out.strip() == shown.group(1).strip()

@@ -126,9 +126,10 @@ class PlackettLuce:
     ) -> FloatArray:
         """Maximise the weighted PL log-likelihood plus a Bradley–Terry term ``prior_wins``.
 
-        ``set_weights`` are per choice set (:meth:`set_weights`), ``chosen`` per bot
-        (:meth:`chosen_weights`); ``prior_wins`` is an ``n x n`` win matrix added as pairwise
-        evidence (the virtual draws of the prior).
+        ``set_weights`` are per choice set and ``chosen`` per bot, summed over the resampling
+        units (:meth:`arena.stats.outcomes.Outcomes.stage_sums`, with the sets of
+        :meth:`~arena.stats.outcomes.Outcomes.set_members`); ``prior_wins`` is an ``n x n``
+        win matrix added as pairwise evidence (the virtual draws of the prior).
 
         Newton's method by default. With ``curvature`` (the :meth:`curvature` of nearby data,
         e.g. the full sample when fitting a bootstrap resample) every step reuses that fixed
