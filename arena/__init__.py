@@ -2,6 +2,8 @@
 
 The public Python API (``tests/test_exports.py`` pins it)::
 
+    from pathlib import Path
+
     import trio, arena
 
     league = arena.load_league("configs/demo.toml")
