@@ -214,6 +214,8 @@ def run(
 
     def wrap_up(outcome: LeagueOutcome) -> None:
         """What a finished league prints and writes (called while the bots end)."""
+        if progress is not None:
+            progress.finish()
         for name, reason in outcome.disqualified.items():
             click.echo(f"arena: bot {name!r} was disqualified: {reason}", err=True)
         if outcome.stopped_early:

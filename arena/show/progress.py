@@ -23,6 +23,7 @@ class Progress:
         self.started = time.monotonic()
         self.first_done: int | None = None
         self.last_print = 0.0
+        self.drawn = False  # a line is on the terminal without its newline
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
@@ -41,12 +42,15 @@ class Progress:
         line = f"{self.label} [{bar}] {done}/{total} games  {rate:.1f} games/s  ETA {_clock(eta)}"
         if self.tty:
             self.stream.write("\r" + line + ("\n" if final else ""))
+            self.drawn = not final
         else:
             self.stream.write(line + "\n")
         self.stream.flush()
 
     def finish(self) -> None:
-        """End the redrawn line (after an interrupted run)."""
-        if self.tty:
+        """End the redrawn line if one is drawn: a run stopped before its last game (Ctrl-C,
+        a decided SPRT) prints what follows on a line of its own."""
+        if self.drawn:
             self.stream.write("\n")
             self.stream.flush()
+            self.drawn = False
