@@ -212,6 +212,12 @@ def run(
         people = human_seats(TerminalConsole())
         click.echo(f"arena: {', '.join(league.people)} at this terminal: one game at a time")
 
+    def say(line: str) -> None:
+        """A status line during the run (a step of a sequential test), below the progress."""
+        if progress is not None:
+            progress.finish()
+        _say(line)
+
     def wrap_up(outcome: LeagueOutcome) -> None:
         """What a finished league prints and writes (called while the bots end)."""
         if progress is not None:
@@ -240,7 +246,7 @@ def run(
             scheduler=scheduler,
             fresh=fresh,
             progress=progress,
-            say=_say,
+            say=say,
             transcripts=transcripts,
             replay=frozenset(replay),
         )
@@ -254,7 +260,7 @@ def run(
                 jobs=jobs,
                 fresh=fresh,
                 progress=progress,
-                say=_say,
+                say=say,
                 transcripts=transcripts,
                 replay=frozenset(replay),
                 people=people,
