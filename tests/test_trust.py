@@ -575,3 +575,76 @@ def test_damaged_lines_are_reported_never_counted_and_moved_aside(
 
     clean = arena("standings", str(tmp_path / "out"))
     assert clean.exit_code == 0 and "warning" not in clean.output
+
+
+# ---------------------------------------------------------------- 4: games not of the league
+
+
+def test_a_folder_without_its_league_file_refuses_games_of_another_seed(
+    tmp_path: Path, here: Path
+) -> None:
+    """Without ``league.toml`` the games themselves say which league they are of: a changed
+    seed is refused as it is with the file, and the folder is left as it was."""
+    assert run(tmp_path, league()).exit_code == 0
+    (tmp_path / "out" / "league.toml").unlink()
+    before = (tmp_path / "out" / "games.jsonl").read_bytes()
+    refused = run(tmp_path, league().replace("seed = 5", "seed = 6"))
+    one_error_line(
+        refused,
+        "holds games of a different league (it has no league.toml",
+        "12 of its 12 games were not dealt from seed 6",
+        "use --fresh to discard them or --out to write elsewhere",
+    )
+    assert (tmp_path / "out" / "games.jsonl").read_bytes() == before
+    assert not (tmp_path / "out" / "games.damaged.jsonl").exists()
+    again = run(tmp_path, league())  # the league the games are of
+    assert again.exit_code == 0, again.output
+    assert "0 games played, 12 already stored" in again.output
+
+
+def _edit_seating(games: Path, how: str) -> bytes:
+    """Edit the seating of game t0-b0-r0 (tables: a-b 0, a-c 1, b-c 2); return its line."""
+    lines = games.read_bytes().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if json.loads(line)["id"] == "t0-b0-r0")
+    record = json.loads(lines.pop(at))
+    if how == "reversed":
+        record["seating"].reverse()
+    else:  # the seats of game t2-b0-r0, on the last line: it claims table b-c's number
+        record["seating"] = ["b", "c"]
+        at = len(lines)
+    edited = json.dumps(record).encode() + b"\n"
+    lines.insert(at, edited)
+    games.write_bytes(b"".join(lines))
+    return edited
+
+
+@pytest.mark.parametrize("how", ["reversed", "another table's"])
+def test_a_stored_game_that_is_not_the_leagues_is_set_aside_and_played_once(
+    tmp_path: Path, here: Path, how: str
+) -> None:
+    """A stored game whose id the league gives to another game is moved to
+    games.damaged.jsonl with a warning and its game is played: the next run has nothing to
+    do, and every id is in games.jsonl once."""
+    assert run(tmp_path, league()).exit_code == 0
+    games = tmp_path / "out" / "games.jsonl"
+    edited = _edit_seating(games, how)
+    first = run(tmp_path, league())
+    assert first.exit_code == 0, first.output
+    warnings = [line for line in first.output.splitlines() if "warning" in line]
+    assert len(warnings) == 1, first.output
+    assert "game t0-b0-r0 is not the league's game of that id (seating " in warnings[0]
+    assert "moved to games.damaged.jsonl" in warnings[0]
+    assert "1 games played, 11 already stored" in first.output
+    assert (tmp_path / "out" / "games.damaged.jsonl").read_bytes() == edited
+    ids = [record["id"] for record in lines(tmp_path / "out")]
+    assert len(ids) == len(set(ids)) == 12
+    replayed = next(r for r in lines(tmp_path / "out") if r["id"] == "t0-b0-r0")
+    assert replayed["seating"] == ["a", "b"]
+    standings = rated(tmp_path / "out")
+    assert standings["games"] == 12
+    assert not any("not rated" in note for note in standings.get("notes", []))
+
+    second = run(tmp_path, league())
+    assert second.exit_code == 0, second.output
+    assert "0 games played, 12 already stored" in second.output
+    assert "warning" not in second.output

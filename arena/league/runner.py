@@ -28,7 +28,7 @@ from arena.game.table import PersonSeats, Table
 from arena.league.fingerprint import fingerprint, ready_text
 from arena.league.groupsync import GroupSync
 from arena.league.pooled import league_table
-from arena.league.schedule import game_count, iter_blocks, known_tables
+from arena.league.schedule import game_count, iter_blocks, known_tables, misplaced
 from arena.league.store import ResultsDir, Warn
 from arena.record import GameRecord
 from arena.stats.sprt import Sprt
@@ -268,14 +268,23 @@ def open_league(
     replay: frozenset[str],
 ) -> tuple[ResultsDir, dict[GameKey, GameRecord], BlockFeed]:
     """Open ``folder`` for ``config`` (every executor starts so): the store, the games it
-    already holds by :func:`game_key`, and the feed of the blocks to play."""
+    already holds by :func:`game_key`, and the feed of the blocks to play.
+
+    A stored game whose id the schedule gives to another game (a line edited by hand, say)
+    is moved aside first (:func:`~arena.league.schedule.misplaced`): the game of that id is
+    played again, and ``games.jsonl`` never holds one id twice.
+    """
     store = ResultsDir(folder)
     prints = {bot.name: fingerprint(bot) for bot in config.bots}
     stored = store.open(config.to_toml(), fresh=fresh, warn=say, bots=prints, replay=replay)
+    known = known_tables(stored)
+    aside = misplaced(config, stored, known)
+    store.set_aside(aside, say)
+    stored = [record for record in stored if record.id not in aside]
     if config.mode == "sprt":
-        feed: BlockFeed = SprtFeed(config, say)
+        feed: BlockFeed = SprtFeed(config, say, known)
     else:
-        feed = BlockFeed.for_config(config, known_tables(stored))
+        feed = BlockFeed.for_config(config, known)
     return store, {game_key(record): record for record in stored}, feed
 
 
@@ -292,13 +301,20 @@ class SprtFeed(BlockFeed):
 
     Blocks are handed to the test in schedule order, whatever order they finish in, so the
     decision does not depend on ``jobs``; games already in flight when it is reached are
-    still stored.
+    still stored. Its table keeps the number its stored games give it, as any table does
+    (``known``): a swapped candidate and opponent is a new table, not stored ids reused.
     """
 
-    def __init__(self, config: LeagueConfig, echo: Warn | None) -> None:
+    def __init__(
+        self,
+        config: LeagueConfig,
+        echo: Warn | None,
+        known: Mapping[tuple[str, ...], int] | None = None,
+    ) -> None:
         assert config.sprt is not None, "an SPRT feed needs a [sprt] table"
         spec = config.sprt
-        super().__init__(iter_blocks(config, spec.max_blocks), spec.max_blocks * config.players[0])
+        blocks = iter_blocks(config, spec.max_blocks, known)
+        super().__init__(blocks, spec.max_blocks * config.players[0])
         self.test = Sprt(spec.elo0, spec.elo1, spec.alpha, spec.beta, spec.candidate, spec.opponent)
         self.max_blocks = spec.max_blocks
         self._echo = echo

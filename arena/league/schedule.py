@@ -11,14 +11,18 @@ run at once.
 Table numbers are stable while a league grows or shrinks: a table that already has stored
 games keeps its number (``known``), a new table gets the next free one. :class:`Shape` says
 whether a stored game belongs to the current schedule, from ``league.toml`` alone, so the
-standings always rate exactly the games of the league the folder now describes.
+standings always rate exactly the games of the league the folder now describes;
+:func:`misplaced` finds the stored games whose id the schedule gives to another game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property, partial
 from itertools import combinations, pairwise
 from math import comb
 from typing import Any
@@ -52,8 +56,17 @@ def table_of(seating: Sequence[str], rotation: int) -> tuple[str, ...]:
 
 
 def known_tables(records: Iterable[GameRecord]) -> dict[tuple[str, ...], int]:
-    """The number each stored table was played under."""
-    return {table_of(r.seating, r.rotation): r.table for r in records}
+    """The number each stored table was played under: the one most of its games give it. A
+    number two tables claim stays with the table more games give it, so a record edited
+    by hand cannot take another table's number."""
+    claims = Counter((table_of(r.seating, r.rotation), r.table) for r in records)
+    known: dict[tuple[str, ...], int] = {}
+    taken: set[int] = set()
+    for (table, number), _ in claims.most_common():
+        if table not in known and number not in taken:
+            known[table] = number
+            taken.add(number)
+    return known
 
 
 def numbered(
@@ -72,6 +85,14 @@ def numbered(
         taken.add(next_free)
         out.append((next_free, table))
     return out
+
+
+def _block_count(config: LeagueConfig) -> int:
+    """Blocks per table if every block is played (an SPRT league: its budget)."""
+    if config.mode == "sprt":
+        assert config.sprt is not None
+        return config.sprt.max_blocks
+    return config.rounds
 
 
 def game_count(config: LeagueConfig) -> int:
@@ -96,6 +117,58 @@ def iter_blocks(
         for index, table in all_tables:
             seed = block_seed(config.seed, len(table), block)
             yield block_games(index, table, block, seed)
+
+
+_GAME_ID = re.compile(r"t(0|[1-9]\d*)-b(0|[1-9]\d*)-r(0|[1-9]\d*)")  # as block_games names
+
+_Game = tuple[tuple[str, ...], int, int]  # seating, block, seed: what makes a game the same
+
+
+def misplaced(
+    config: LeagueConfig, records: Iterable[GameRecord], known: Mapping[tuple[str, ...], int]
+) -> dict[str, str]:
+    """The stored games whose id the schedule gives to another game (another seating, block or
+    seed): id -> how they differ. A game whose id the schedule gives to no game (a removed
+    bot's, a block beyond ``rounds``) is not misplaced: it is outside the league."""
+    scheduled = _scheduled_by_id(config, known)
+    found = {}
+    for record in records:
+        theirs = scheduled(record.id)
+        mine = (record.seating, record.block, record.seed)
+        if theirs is not None and mine != theirs:
+            found[record.id] = _differences(mine, theirs)
+    return found
+
+
+def _scheduled_by_id(
+    config: LeagueConfig, known: Mapping[tuple[str, ...], int]
+) -> Callable[[str], _Game | None]:
+    """The game the schedule gives an id (``t<table>-b<block>-r<rotation>``), or None."""
+    by_number = dict(numbered(tables(config), known))
+    blocks = _block_count(config)
+    seed_of = cache(partial(block_seed, config.seed))  # one seed per table size and block
+
+    def game(game_id: str) -> _Game | None:
+        match = _GAME_ID.fullmatch(game_id)
+        if match is None:
+            return None
+        number, block, rotation = map(int, match.groups())
+        table = by_number.get(number)
+        if table is None or block >= blocks or rotation >= len(table):
+            return None
+        seating = table[rotation:] + table[:rotation]  # rotations(table)[rotation]
+        return seating, block, seed_of(len(table), block)
+
+    return game
+
+
+def _differences(mine: _Game, theirs: _Game) -> str:
+    """How a stored game differs from the scheduled game of its id."""
+    return "; ".join(
+        f"{name} {json.dumps(a)}, the league's {json.dumps(b)}"
+        for name, a, b in zip(("seating", "block", "seed"), mine, theirs, strict=True)
+        if a != b
+    )
 
 
 @dataclass(frozen=True)

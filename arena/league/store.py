@@ -14,7 +14,9 @@
 Reading warns of every line of ``games.jsonl`` that is not a game record or repeats a game
 already read (naming its line number) and never counts it. A run repairs the folder when it
 opens it: such lines, and a last line cut short by a kill, are moved to the side file, so the
-folder ends consistent; a game already stored is never played again.
+folder ends consistent; a game already stored is never played again. A stored game whose id
+the league now gives to another game is moved aside too (:meth:`ResultsDir.set_aside`),
+before that game is played: every id is in ``games.jsonl`` once.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import pickle
 import shutil
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
-from functools import partial
+from functools import cache, partial
 from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -37,6 +39,7 @@ import tomli_w
 
 from arena.errors import RecordError, ResultsError
 from arena.forked import Forked, second_core
+from arena.game.spec import block_seed
 from arena.league.fingerprint import changes
 from arena.record import GameRecord, GameRow, well_formed_rows
 
@@ -330,6 +333,20 @@ def incomparable(
     return changes
 
 
+def unlike_games(stored: list[GameRecord], new: Mapping[str, Any]) -> list[str]:
+    """What the stored games themselves say is not of the league ``new`` (for a folder that
+    has no ``league.toml``): their engine, and the seed their deals come from."""
+    said = [
+        f"engine {engine!r}, not {new['engine']!r}"
+        for engine in sorted({record.engine for record in stored} - {new["engine"]})
+    ]
+    seed_of = cache(partial(block_seed, new["seed"]))  # one seed per table size and block
+    dealt = sum(record.seed != seed_of(record.players, record.block) for record in stored)
+    if dealt:
+        said.append(f"{dealt} of its {len(stored)} games were not dealt from seed {new['seed']}")
+    return said
+
+
 def read_fingerprints(folder: Path) -> dict[str, dict[str, Any]]:
     """``bots.toml``: bot -> fingerprint (empty when there is none yet)."""
     try:
@@ -431,14 +448,8 @@ class ResultsDir:
         self._repair(warn)
         recorded = read_fingerprints(self.folder)
         stored = read_games(self.folder)
-        if stored and league_path.exists():
-            different = incomparable(read_league(self.folder), league, replay)
-            if different:
-                self.close()
-                raise ResultsError(
-                    f"{self.folder} holds games of a different league ({'; '.join(different)})"
-                    "; use --fresh to discard them or --out to write elsewhere"
-                )
+        if stored:
+            self._check_league(stored, league, replay)
         changed = changed_bots(stored, recorded, bots, replay)
         if changed:
             self.close()
@@ -458,6 +469,24 @@ class ResultsDir:
         (self.folder / "logs").mkdir(exist_ok=True)
         self._games = (self.folder / GAMES).open("ab", buffering=0)
         return read_games(self.folder, warn)
+
+    def _check_league(
+        self, stored: list[GameRecord], league: Mapping[str, Any], replay: frozenset[str]
+    ) -> None:
+        """Refuse stored games of another league: as ``league.toml`` says, or, when it is
+        missing, as the games themselves say."""
+        if (self.folder / LEAGUE).exists():
+            different = "; ".join(incomparable(read_league(self.folder), league, replay))
+        else:
+            unlike = "; ".join(unlike_games(stored, league))
+            different = unlike and f"it has no {LEAGUE}, and its games say so: {unlike}"
+        if not different:
+            return
+        self.close()
+        raise ResultsError(
+            f"{self.folder} holds games of a different league ({different})"
+            "; use --fresh to discard them or --out to write elsewhere"
+        )
 
     def _take_lock(self) -> None:
         handle = (self.folder / LOCK).open("wb")
@@ -505,18 +534,18 @@ class ResultsDir:
             os.replace(partial, self.folder / GAMES)
         finally:
             partial.unlink(missing_ok=True)
+        if self._games is not None:  # it appends to the file just replaced: open the new one
+            self._games.close()
+            self._games = (self.folder / GAMES).open("ab", buffering=0)
 
     def replace_bots(self, names: set[str]) -> int:
         """Move every game a bot of ``names`` played to the side file; return how many."""
-        path = self.folder / GAMES
-        if not names or not path.exists():
+        if not names:
             return 0
         keep: list[bytes] = []
         moved: list[bytes] = []
         ids: list[str] = []
-        for line in path.read_bytes().split(b"\n")[:-1]:
-            line += b"\n"
-            record = GameRecord.from_json(line)  # the file was repaired: every line is a game
+        for _, line, record in self._stored_lines():
             if names & set(record.seating):
                 moved.append(line)
                 ids.append(record.id)
@@ -527,6 +556,39 @@ class ResultsDir:
             for game in ids:
                 shutil.rmtree(self.folder / TRANSCRIPTS / game, ignore_errors=True)
         return len(moved)
+
+    def set_aside(self, misplaced: Mapping[str, str], warn: Warn | None = None) -> None:
+        """Move the stored games of ``misplaced`` (id -> why: the league gives their ids to
+        other games) to the side file of damaged lines, so that those games can be played;
+        ``warn`` hears of each."""
+        if not misplaced:
+            return
+        keep: list[bytes] = []
+        moved: list[bytes] = []
+        said: list[str] = []
+        for number, line, record in self._stored_lines():
+            if record.id in misplaced:
+                moved.append(line)
+                said.append(
+                    f"warning: {self.folder / GAMES} line {number}: game {record.id} is not the "
+                    f"league's game of that id ({misplaced[record.id]}); moved to {DAMAGED}, "
+                    "and the league's game is played"
+                )
+            else:
+                keep.append(line)
+        self._move_aside(DAMAGED, moved, keep)
+        for warning in said:
+            if warn is not None:
+                warn(warning)
+
+    def _stored_lines(self) -> Iterator[tuple[int, bytes, GameRecord]]:
+        """Each line of the games file once it is repaired: its number, itself, its game."""
+        path = self.folder / GAMES
+        if not path.exists():
+            return
+        for number, line in enumerate(path.read_bytes().split(b"\n")[:-1], start=1):
+            line += b"\n"
+            yield number, line, GameRecord.from_json(line)  # repaired: every line is a game
 
     def append(self, record: GameRecord) -> None:
         """Write one finished game as a whole line and hand it to the operating system.
