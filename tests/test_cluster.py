@@ -161,6 +161,30 @@ def test_ctrl_c_cancels_the_blocks_and_leaves_no_bot_on_the_workers(
     assert processes_with(marker) == []
 
 
+def test_a_ctrl_c_while_a_block_is_stored_counts_its_games(
+    tmp_path: Path, in_repo: Path, scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C that comes while the client stores a block takes effect once the block is
+    stored and counted: the count a stopped run prints is what the folder holds."""
+    from arena.league.cluster import run_cluster_league
+    from arena.league.store import ResultsDir
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker, rounds=20))
+    real_sync = ResultsDir.sync
+
+    def sync(store: ResultsDir) -> None:  # the first block's fsync is where Ctrl-C comes
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.2)
+        real_sync(store)
+
+    monkeypatch.setattr(ResultsDir, "sync", sync)
+    outcome = run_cluster_league(league, tmp_path / "out", jobs=1, scheduler=scheduler)
+    assert outcome.interrupted
+    assert outcome.played == len(read_games(tmp_path / "out")) > 0
+    assert processes_with(marker) == []
+
+
 def test_unreachable_scheduler_is_one_line(
     tmp_path: Path, in_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
 import threading
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -147,6 +149,41 @@ def test_next_game_starts_while_the_last_one_is_synced(
             counted += 1
             assert counted <= on_disk, "a game counted before an fsync covered it"
     assert outcome.played == written == counted == len(read_games(tmp_path / "o"))
+    assert processes_with(marker) == []
+
+
+def test_a_stop_counts_every_game_written_before_it(
+    tmp_path: Path, toy_engine: str, in_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game written to games.jsonl is stored: a stop (Ctrl-C) that comes while the game
+    waits for the fsync of another one still waits for its own and counts it, so the count
+    the stop prints is what the folder holds."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker, rounds=2))
+    written: list[str] = []
+    second_game_written = threading.Event()
+    stopped: list[bool] = []
+    real_append, real_sync = ResultsDir.append, ResultsDir.sync
+
+    def append(store: ResultsDir, record: GameRecord) -> None:
+        real_append(store, record)
+        written.append(record.id)
+        if len(written) == 2:
+            second_game_written.set()
+
+    def sync(store: ResultsDir) -> None:
+        if not stopped:  # the first game's fsync: the second game is written meanwhile
+            stopped.append(second_game_written.wait(timeout=60))
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)  # the stop reaches every game, the second waiting for this fsync
+        real_sync(store)
+
+    monkeypatch.setattr(ResultsDir, "append", append)
+    monkeypatch.setattr(ResultsDir, "sync", sync)
+    outcome = trio.run(lambda: run_league(league, tmp_path / "o", jobs=2))
+    assert stopped == [True] and outcome.interrupted
+    assert outcome.played + outcome.skipped == len(read_games(tmp_path / "o")) == len(written)
+    assert len(written) >= 2
     assert processes_with(marker) == []
 
 

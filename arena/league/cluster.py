@@ -185,7 +185,8 @@ class _ClusterRun:
                     break
             for future, played in finished:
                 in_flight.discard(future)
-                self._store_block(played)
+                with _signals_deferred():  # a stop counts every game it leaves in the file
+                    self._store_block(played)
                 self._submit_next(client, finished, in_flight)
         except (KeyboardInterrupt, _Stopped):
             self.outcome.interrupted = True
@@ -264,6 +265,22 @@ class _ClusterRun:
         if len(games) == players:
             del self.partial_blocks[(table, block)]
             self.feed.block_done(sorted(games.values(), key=lambda r: r.id))
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """A Ctrl-C or SIGTERM that comes while a block is stored takes effect once its games are
+    appended, fsync'd and counted (not when storing it failed: that failure is reported)."""
+    caught: list[int] = []
+    stops = (signal.SIGINT, signal.SIGTERM)
+    previous = {sig: signal.signal(sig, lambda signum, _: caught.append(signum)) for sig in stops}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if caught:
+        signal.raise_signal(caught[0])
 
 
 @contextlib.contextmanager

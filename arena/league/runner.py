@@ -228,7 +228,9 @@ class _LeagueRun:
         block is handed to the feed before the slot is free, so a sequential test has seen
         it before the next game starts, as when the slot waited for the fsync. The game
         counts (progress, ``played``) once it is on disk: one fsync covers the games written
-        within :data:`~arena.league.groupsync.SYNC_EVERY_S` (:class:`GroupSync`).
+        within :data:`~arena.league.groupsync.SYNC_EVERY_S` (:class:`GroupSync`). A game
+        once written is stored: a stop (Ctrl-C) waits for its fsync (at most that long, and
+        the fsync itself) and counts it, so what a stopped run counts is what the file holds.
         """
         try:
             await self.prepared.wait()  # no game shares the interpreter with ``prepare``
@@ -240,7 +242,8 @@ class _LeagueRun:
         finally:
             self.running.remove(spec)
             slots.release()
-        await self.group_sync.synced()  # fsync in a thread, shared with the games beside it
+        with trio.CancelScope(shield=True):  # written: a stop must not leave it uncounted
+            await self.group_sync.synced()  # fsync in a thread, shared with the games beside it
         for position, lines in enumerate(played.transcripts()):
             if lines is not None:
                 self.store.write_transcript(spec.id, position, lines)
