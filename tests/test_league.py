@@ -298,3 +298,29 @@ def test_sprt_league_stops_when_the_test_decides(
     assert resumed.sprt.blocks == outcome.sprt.blocks
     assert resumed.sprt.decision == "H1"
     assert processes_with(marker) == []
+
+
+def test_an_sprt_league_keeps_and_counts_the_games_played_past_its_decision(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    """At ``--jobs 2`` the block begun beside the deciding one is finished and stored: the
+    test does not take it, the standings rate it, a resume counts it as stored."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+    from arena.show.html.report import _sprt
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, sprt_text(marker, 20))
+    outcome = trio.run(lambda: run_league(league, tmp_path / "o", jobs=2))
+    assert outcome.sprt is not None and outcome.sprt.decision == "H1"
+    assert outcome.stopped_early.count("SPRT") == 1, outcome.stopped_early
+    stored = read_games(tmp_path / "o")
+    assert outcome.played == len(stored) > outcome.sprt.games
+    shown = CliRunner().invoke(main, ["standings", str(tmp_path / "o"), "--format", "json"])
+    assert json.loads(shown.stdout)["games"] == len(stored)
+    assert outcome.sprt.status_line() in _sprt(league.to_toml()["sprt"], stored)  # the report
+    resumed = trio.run(lambda: run_league(league, tmp_path / "o", jobs=1))
+    assert resumed.played == 0 and resumed.skipped == len(stored)
+    assert resumed.sprt is not None and resumed.sprt.games == outcome.sprt.games
+    assert processes_with(marker) == []

@@ -32,6 +32,7 @@ from arena.league.runner import (
     LeagueOutcome,
     ProgressHook,
     SprtFeed,
+    league_games_stored,
     open_league,
 )
 from arena.league.store import ResultsDir, Warn
@@ -160,7 +161,8 @@ class _ClusterRun:
         self.feed = feed
         self.stored = stored
         self.progress = progress
-        self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
+        skipped = league_games_stored(config, stored.values())
+        self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=skipped)
         self.logs = {
             bot.name: StderrLog(store.log_path(bot.name), bot.limits.stderr_bytes)
             for bot in config.bots
@@ -228,7 +230,6 @@ class _ClusterRun:
             for spec in block:
                 stored = self.stored.get((spec.seating, spec.block, spec.seed))
                 if stored is not None:
-                    self.outcome.skipped += 1
                     self._collect(spec.table, spec.block, spec.players, stored)
                 else:
                     missing.append(spec)

@@ -28,7 +28,7 @@ from arena.game.table import PersonSeats, Table
 from arena.league.fingerprint import fingerprint, ready_text
 from arena.league.groupsync import GroupSync
 from arena.league.pooled import league_table
-from arena.league.schedule import game_count, iter_blocks, known_tables, misplaced
+from arena.league.schedule import Shape, game_count, iter_blocks, known_tables, misplaced
 from arena.league.store import ResultsDir, Warn
 from arena.record import GameRecord
 from arena.stats.sprt import Sprt
@@ -40,7 +40,7 @@ class LeagueOutcome:
 
     scheduled: int
     played: int
-    skipped: int
+    skipped: int  # the league's games already stored when the run began (all, reached or not)
     interrupted: bool = False
     disqualified: dict[str, str] = field(default_factory=dict)
     stopped_early: str = ""
@@ -154,7 +154,8 @@ class _LeagueRun:
         self.progress = progress
         self.transcripts = transcripts
         self.people = people
-        self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=0)
+        skipped = league_games_stored(config, stored.values())
+        self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=skipped)
         self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
         self.readies: dict[str, str] = {}  # bot -> the name and version it answered ready
         self.running: list[GameSpec] = []  # the games in flight
@@ -173,7 +174,6 @@ class _LeagueRun:
                     for spec in block:
                         key = (spec.seating, spec.block, spec.seed)
                         if key in self.stored:
-                            self.outcome.skipped += 1
                             self._collect(spec, self.stored[key])
                             continue
                         # its bots start while it waits for a slot, next to the games in flight
@@ -291,6 +291,15 @@ def open_league(
     return store, {game_key(record): record for record in stored}, feed
 
 
+def league_games_stored(config: LeagueConfig, stored: Iterable[GameRecord]) -> int:
+    """How many stored games are games of the league, whether a run reaches them or not (a
+    stopped run may not; an SPRT league stops at its decision, but the games it played
+    meanwhile are stored too)."""
+    shape = Shape.of(config.to_toml())
+    assert shape is not None, "a resolved config describes its schedule"
+    return sum(map(shape.plays, stored))
+
+
 GameKey = tuple[object, ...]
 
 
@@ -332,7 +341,7 @@ class SprtFeed(BlockFeed):
             if self._echo is not None:
                 self._echo(self.test.status_line())
             if self.test.decision:
-                self.stop_reason = f"SPRT stopped: {self.test.status_line()}"
+                self.stop_reason = f"stopped at the decision: {self.test.status_line()}"
             elif self._next >= self.max_blocks:
                 self.stop_reason = (
                     f"SPRT budget of {self.max_blocks} blocks used up without a decision: "

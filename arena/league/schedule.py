@@ -207,6 +207,12 @@ class Shape:
         """Is this stored game one of the league's scheduled games?"""
         return self.holds_row(record.seating, record.block, record.rotation, record.seed)
 
+    def plays(self, record: GameRecord) -> bool:
+        """Does the league play this stored game's seating, block and seed, under any
+        rotation? A run then finds the game stored (it looks games up by those three)."""
+        rotations = (record.rotation, *range(record.players))  # its own rotation first
+        return any(self.holds_row(record.seating, record.block, r, record.seed) for r in rotations)
+
     def holds_row(self, seating: Sequence[str], block: int, rotation: int, seed: int) -> bool:
         """:meth:`holds` for a game given by its seating, block, rotation and seed."""
         size = len(seating)

@@ -247,6 +247,8 @@ def _standings_table(standings: Standings) -> str:
 
 
 def _sprt(spec: Mapping[str, Any], records: Sequence[GameRecord]) -> str:
+    """The test as the league ran it: blocks in schedule order up to its decision (the games
+    played past it are stored and rated, not tested)."""
     test = Sprt(
         spec["elo0"],
         spec["elo1"],
@@ -259,6 +261,8 @@ def _sprt(spec: Mapping[str, Any], records: Sequence[GameRecord]) -> str:
     for record in records:
         blocks[(record.block, record.table)].append(record)
     for key in sorted(blocks):
+        if test.decision:
+            break
         test.add_block(blocks[key])
     decision = {
         "H1": f"accept H1: {spec['candidate']} is at least {spec['elo1']:g} Elo better",
