@@ -40,6 +40,7 @@ import sys
 sys.stdin.readline(); {READY}; sys.stdout.flush()
 sys.stdin.readline(); sys.stdout.write("x" * 5000); sys.stdout.flush(); sys.stdin.readline()
 """
+LONG_WHOLE_LINE = LONG_LINE.replace('"x" * 5000', '"x" * 5000 + "\\n"')  # one read brings it all
 SILENT = f"""
 import sys
 sys.stdin.readline(); {READY}; sys.stdout.flush()
@@ -172,6 +173,7 @@ def test_polling_stops_when_the_core_is_wanted_elsewhere(
         # a deadline no busy machine reaches, so that the fault is the bot's own
         (CRASH, 30, BotCrash, "closed its output"),
         (LONG_LINE, 30, BotProtocolError, "line longer than 4096 bytes"),
+        (LONG_WHOLE_LINE, 30, BotProtocolError, "line longer than 4096 bytes"),
         (SILENT, 0.3, BotTimeout, "no answer within the time limit"),
     ],
 )

@@ -100,6 +100,10 @@ class LineReader:
     def _take(self) -> bytes | None:
         """A complete line from the buffer, or None; a line over the cap is a protocol fault."""
         end = self._buffer.find(b"\n", self._scanned)
+        if end > self._max_line:  # a whole line over the cap, come in one read
+            del self._buffer[: end + 1]
+            self._scanned = 0
+            raise BotProtocolError(f"line longer than {self._max_line} bytes")
         if end >= 0:
             line = bytes(self._buffer[:end])
             del self._buffer[: end + 1]
