@@ -268,6 +268,22 @@ def test_bad_answer_is_recorded_and_forfeits(
 
 
 @pytest.mark.parametrize(
+    ("program", "verdicts"),
+    [("index_out_of_range", {"illegal": 1}), ("answers_twice", {})],
+)
+def test_a_process_that_misbehaved_is_not_reused(
+    tmp_path: Path, reference: Games, program: str, verdicts: dict[str, int]
+) -> None:
+    """An illegal answer, or a line nobody asked for (an answer written twice), and the
+    process is ended after its game: each of the hostile bot's games gets a fresh one."""
+    run = run_hostile(tmp_path, program, sandbox="none")
+    run.check(reference)
+    assert run.verdicts() == [verdicts] * HOSTILE_GAMES
+    starts = identities(run.folder / "logs" / "hostile.log")
+    assert len({pid for _, pid, _, _, _ in starts}) >= HOSTILE_GAMES
+
+
+@pytest.mark.parametrize(
     ("program", "verdict"),
     [
         ("crash_mid_game", "crash"),

@@ -17,7 +17,7 @@ import trio
 
 from arena import protocol
 from arena.config import Limits
-from arena.errors import BotProtocolError, BotStartup, BotTimeout
+from arena.errors import BotIllegal, BotProtocolError, BotStartup, BotTimeout
 from arena.game.botproc import BotPool, BotProcess
 from arena.sdk import Choose, GameInfo
 from engines.base import Engine, State
@@ -102,14 +102,16 @@ class ProcessSeat:
         deadline = trio.current_time() + limit_s
         try:
             answer = protocol.decode(await self.bot.ask(message, deadline))
-            # An answer naming an earlier step is a late answer to a timed-out request.
+            # An answer naming an earlier step is a late answer to a timed-out request, or
+            # one the bot wrote twice: a line nobody asked for, so the process is not reused.
             while answer.get("step", step) != step:
+                self.bot.broken = True
                 answer = protocol.decode(await self.bot.read_line(deadline))
             index = protocol.chosen_index(answer, legal)
             note = protocol.chosen_note(answer)
         except BotTimeout:
             raise BotTimeout(f"no answer within {limit_s * 1000:.0f} ms") from None
-        except BotProtocolError:
+        except (BotProtocolError, BotIllegal):  # a fault: the process is not reused
             self.bot.broken = True
             raise
         elapsed = time.perf_counter() - started
