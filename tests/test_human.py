@@ -119,7 +119,7 @@ def test_resigning_forfeits_the_seat_and_the_bots_finish() -> None:
     child.sendline("q")
     child.expect_exact("resign this game? y/n > ")
     child.sendline("y")
-    child.expect_exact("You resign this game (resigned)")
+    child.expect_exact("You resign this game (q)")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -243,5 +243,6 @@ def test_a_resignation_is_a_forfeit_whatever_the_policy() -> None:
 def test_the_end_of_input_resigns_and_the_person_sees_no_other_hand() -> None:
     record, console = play_scripted([], Policy())
     assert record.seats[0].forfeit == "resign"
+    assert record.seats[0].notes[0].endswith("resigned (end of input)")
     assert "deck 25 cards, face down" in "\n".join(console.said)
     assert "top first" not in "\n".join(console.said)

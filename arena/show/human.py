@@ -185,7 +185,7 @@ class HumanSeat:
             if text.lower() in ("q", "quit", "resign"):
                 sure = await self._console.ask("resign this game? y/n > ")
                 if sure is None or sure.strip().lower() in ("y", "yes"):
-                    raise self._resign(game, "resigned")
+                    raise self._resign(game, "q")
                 continue
             chosen = match_choice(text, labels)
             if isinstance(chosen, int):
@@ -224,7 +224,7 @@ class HumanSeat:
             f"You resign this game ({why}): your seat is forfeited and ranked last; "
             "the referee finishes the game with random moves for it."
         )
-        return Resigned(f"{self.name} {why}")
+        return Resigned(f"{self.name} resigned ({why})")
 
 
 def result_lines(
