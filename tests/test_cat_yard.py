@@ -1,4 +1,4 @@
-"""Cat Yard rule scenarios: spec ``shared/rules/cat-yard.md`` §10 (S1-S16) and more rules.
+"""Cat Yard rule scenarios: spec ``docs/rules/cat-yard.md`` §10 (S1-S16) and more rules.
 
 Decks in the scenarios are written top first, as in the spec; the engine keeps the top of
 a pile at the end of its list.

@@ -57,6 +57,14 @@ def test_engine_readmes_point_inside_the_repository(readme: Path) -> None:
 
 
 @pytest.mark.parametrize("name", engines.names())
+def test_the_provenance_the_report_shows_is_plain_and_points_inside(name: str) -> None:
+    said = engines.provenance(name)
+    assert "``" not in said and "/work/" not in said and "shared/" not in said
+    for spec in re.findall(r"docs/rules/[\w-]+\.md", said):
+        assert (ROOT / spec).exists(), spec
+
+
+@pytest.mark.parametrize("name", engines.names())
 def test_hello_carries_the_catalog_and_the_readme_documents_it(name: str) -> None:
     engine = engines.get(name)
     hello = json.loads(hello_line(engine, {}, Limits()))

@@ -1,4 +1,4 @@
-"""Rule scenarios of shared/rules/little-everdell.md section 11, options and invariants."""
+"""Rule scenarios of docs/rules/little-everdell.md section 11, options and invariants."""
 
 from __future__ import annotations
 

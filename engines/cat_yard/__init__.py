@@ -28,7 +28,7 @@ _OPTIONS: Mapping[str, OptionSpec] = {
 
 
 class CatYardEngine(EngineBase):
-    """The Cat Yard rules engine (spec: shared/rules/cat-yard.md)."""
+    """The Cat Yard rules engine (spec: docs/rules/cat-yard.md)."""
 
     name = "cat-yard"
     title = "Cat Yard (working title; the printed title is unknown)"

@@ -1,7 +1,7 @@
 """The game's data: bait cards and cat tiles, in one place, each row tagged with its source.
 
 The printed game's title and component data are unknown (see the spec,
-``shared/rules/cat-yard.md``). Only the counts (55 bait cards, 32 cat tiles, 4 cushions of
+``docs/rules/cat-yard.md``). Only the counts (55 bait cards, 32 cat tiles, 4 cushions of
 4 fields, a yard of 4) and the ability *kinds* come from the rulebook. Every symbol, cost,
 point value and ability assignment below is **designed** by the project so the game is
 playable; replace these rows if the real data turns up (and bump ``ENGINE.version``).

@@ -1,6 +1,6 @@
 """Cat Yard rules: gather bait with a push-your-luck draw, lure cats from the yard.
 
-Spec: ``shared/rules/cat-yard.md`` (section numbers below refer to it). All card and tile
+Spec: ``docs/rules/cat-yard.md`` (section numbers below refer to it). All card and tile
 data is designed (see :mod:`engines.cat_yard.data`).
 
 Chance: one :class:`random.Random` seeded with the game seed and consumed only by

@@ -1,6 +1,6 @@
 """The data of Good Boy (Trefl, 2022): item kinds, dice, dog cards, thresholds.
 
-Every value carries its source as the spec (``shared/rules/good-boy.md``) marks it:
+Every value carries its source as the spec (``docs/rules/good-boy.md``) marks it:
 
 - ``rulebook``: stated in the scraped Polish/Czech rulebook;
 - ``published``: found in a public review (URLs in the spec);

@@ -1,4 +1,4 @@
-"""Good Boy: the rules engine (spec: ``shared/rules/good-boy.md``).
+"""Good Boy: the rules engine (spec: ``docs/rules/good-boy.md``).
 
 A turn is split into atomic decisions of the active player (the only one who ever acts):
 

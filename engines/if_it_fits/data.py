@@ -1,6 +1,6 @@
 """The card data of If It Fits: one table, every row tagged with its provenance.
 
-Spec: ``shared/rules/if-it-fits.md`` §2. The card *counts* (72 box, 3 special toy, 5 start,
+Spec: ``docs/rules/if-it-fits.md`` §2. The card *counts* (72 box, 3 special toy, 5 start,
 5 Princess, 25 double-sided cats = 110) are published; every card's edges and contents are
 **designed** by the spec author (no printed data was reachable). A row's ``source`` says which.
 

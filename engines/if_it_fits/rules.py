@@ -1,6 +1,6 @@
 """Rules of If It Fits (Adrie Drent, Jolly Dutch 2021) as an arena engine.
 
-Spec: ``shared/rules/if-it-fits.md``. A turn is split into atomic decisions (phases):
+Spec: ``docs/rules/if-it-fits.md``. A turn is split into atomic decisions (phases):
 
 * ``turn``        -- ``draw_and_play`` | ``sleeping_cat`` (x, y) | ``pass`` (only if neither)
 * ``select_card`` -- ``select_card`` (card) for each hand card

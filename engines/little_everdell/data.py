@@ -1,6 +1,6 @@
 """The game's data in one table: cards, die faces, board spaces, parades.
 
-Every row carries its provenance exactly as ``shared/rules/little-everdell.md`` marks it:
+Every row carries its provenance exactly as ``docs/rules/little-everdell.md`` marks it:
 ``published [R]`` (the Polish rulebook) or ``designed (reason)``. The rulebook's card faces,
 die faces and board picture were lost, so most numbers here are **designed** by the spec.
 The table is validated at import (54 cards, colour and kind totals, cost invariants).

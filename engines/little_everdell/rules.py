@@ -1,4 +1,4 @@
-"""Rules of My Lil' Everdell (spec: shared/rules/little-everdell.md).
+"""Rules of My Lil' Everdell (spec: docs/rules/little-everdell.md).
 
 Participants are numbered 0..n-1 clockwise. The bots are seats 0..b-1; an automa (Prince
 Periwinkle or Princess Coltsfoot), when present, is participant ``b`` and is played by the

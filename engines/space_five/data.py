@@ -2,7 +2,7 @@
 
 ``published`` values come from the Polish rulebook (Muduko 2024) or the gamesfanatic.pl
 review; ``designed`` values are our decisions where the sources are silent
-(see /work/shared/rules/space-five.md, sections 2, 4, 9 and 11).
+(see docs/rules/space-five.md, sections 2, 4, 9 and 11).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Space Five (Piątka z kosmosu): rules and state.
 
-Spec: /work/shared/rules/space-five.md. Cards are ints ``alien * 5 + background``
+Spec: docs/rules/space-five.md. Cards are ints ``alien * 5 + background``
 (0..24) inside the engine and codes like ``"C3"`` at every edge (actions, observations).
 A set of codes is a 25-bit mask. The state keeps the layout with integer cell keys
 (``grid``, and ``front`` for the frontier's fit masks); :attr:`SpaceFiveState.layout` shows
