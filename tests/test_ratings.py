@@ -297,6 +297,25 @@ def test_online_follows_game_order() -> None:
     assert ml["a"] == pytest.approx(ml["b"])
 
 
+def test_online_standings_claim_no_prior() -> None:
+    """Online Elo has no prior: the header names none and a perfect record is not said to
+    be set by one."""
+    perfect = [_two("a", "b", 1, 2, i) for i in range(6)]
+    online = compute_standings(perfect, method="online")
+    assert online.prior == 0.0
+    table = render(online, "table")
+    assert "prior" not in table and "Perfect record" not in table
+    ml = " ".join(render(compute_standings(perfect), "table").split())  # unwrapped
+    assert "prior 2 virtual draws" in ml and "Perfect record (a, b)" in ml
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_no_prior_on_a_perfect_record_is_a_config_error(model: str) -> None:
+    perfect = [_two("a", "b", 1, 2, i) for i in range(6)]
+    with pytest.raises(ConfigError, match=r"no finite ratings.*use a prior above 0"):
+        compute_standings(perfect, model=model, prior=0)
+
+
 def _two(a: str, b: str, ra: int, rb: int, block: int) -> GameRecord:
     return game([a, b], [ra, rb], id=f"t/{block}", engine="x", block=block)
 

@@ -23,7 +23,7 @@ def caveats(standings: Standings) -> list[str]:
             "a bootstrap over so few blocks understates the uncertainty."
         )
     perfect = [row.bot for row in standings.rows if row.games and row.score_pct in (0.0, 100.0)]
-    if perfect:
+    if perfect and standings.prior:  # with no prior (online Elo, prior 0) it sets nothing
         found.append(
             f"Perfect record ({', '.join(perfect)}): the rating is set by the prior "
             f"({standings.prior:g} virtual draws per bot), not by the games; "

@@ -135,8 +135,9 @@ def _summary(standings: Standings, markdown: bool) -> str:
         )
     else:
         spread = "no intervals"
+    prior = f", prior {standings.prior:g} virtual draws per bot" if standings.prior else ""
     text = (
-        f"Elo: {how}, anchored at {anchor}, prior {standings.prior:g} virtual draws per bot; "
+        f"Elo: {how}, anchored at {anchor}{prior}; "
         f"{spread}. {standings.games} games in {standings.units} blocks."
     )
     text = " ".join([text, *standings.notes])

@@ -147,6 +147,7 @@ class Standings:
     bootstrap: int
     seed: int
     prior: float
+    """Virtual draws per bot in the fit (0 for the online method, which has none)."""
     games: int
     units: int
     """Resampling units: rotation blocks, plus one per seed of solo games."""
@@ -786,13 +787,20 @@ def standings_of_rows(
     notes: list[str] = []
     if method == "online":
         theta, samples = _online(n, _pairs(data.contests or {})), np.zeros((0, n))
-        notes.append("online Elo depends on game order and has no intervals")
+        notes.append("Online Elo depends on the order of the games.")
     else:
         # the fits multiply small matrices: BLAS threads would only spin (on a busy machine
         # they cost several times the CPU they save)
         with threadpool_limits(limits=1, user_api="blas"):
             fit = _fit_pl if model == "pl" else _fit_bt
-            theta, samples = fit(n, data, prior_wins, resamples, seed)
+            try:
+                theta, samples = fit(n, data, prior_wins, resamples, seed)
+            except np.linalg.LinAlgError:
+                raise ConfigError(
+                    f"prior {prior:g}: a fit has no finite ratings (in these games or in one "
+                    "of their bootstrap resamples, a bot or a group of bots won or lost every "
+                    "game against the rest); use a prior above 0"
+                ) from None
     if data.disqualified:
         notes.append(f"DISQUALIFIED (failed to start): {', '.join(data.disqualified)}.")
     elo = _to_elo(theta, anchor_bot, anchor_rating)
@@ -865,7 +873,7 @@ def standings_of_rows(
         anchor_rating=anchor_rating,
         bootstrap=len(samples),
         seed=seed,
-        prior=prior,
+        prior=prior if method == "ml" else 0.0,  # the online method has no prior
         games=data.games,
         units=data.units,
         notes=tuple(notes),
