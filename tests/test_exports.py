@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import arena
 import engines
@@ -36,6 +37,14 @@ def test_public_api_of_arena() -> None:
     assert sorted(arena._EXPORTS) == sorted(set(arena.__all__) - {"__version__"})
     assert arena.load_league is arena.config.load
     assert issubclass(arena.RecordError, arena.ResultsError)
+
+
+def test_read_games_takes_a_folder_as_a_string_too(tmp_path: Path) -> None:
+    from tests.ratings_sim import simulate_league
+
+    records = simulate_league([1400.0, 1600.0], players=2, blocks=2, seed=1)
+    (tmp_path / "games.jsonl").write_bytes(b"".join(r.to_json() for r in records))
+    assert arena.read_games(str(tmp_path)) == arena.read_games(tmp_path) == records
 
 
 def test_a_bot_importing_the_sdk_loads_no_referee() -> None:

@@ -59,15 +59,15 @@ _IDENTITY_KEYS = ("engine", "engine_version", "options", "seed", "mode")
 Warn = Callable[[str], None]
 
 
-def read_games(folder: Path, warn: Warn | None = None) -> list[GameRecord]:
+def read_games(folder: Path | str, warn: Warn | None = None) -> list[GameRecord]:
     """Every game stored in ``folder``, each once; ``warn`` hears of each line skipped."""
     return list(iter_games(folder, warn))
 
 
-def iter_games(folder: Path, warn: Warn | None = None) -> Iterator[GameRecord]:
+def iter_games(folder: Path | str, warn: Warn | None = None) -> Iterator[GameRecord]:
     """:func:`read_games` as a stream: one record in memory at a time (standings of a large
     league read it this way)."""
-    path = folder / GAMES
+    path = Path(folder) / GAMES
     for number, entry in checked_games(path):
         if isinstance(entry, GameRecord):
             yield entry
