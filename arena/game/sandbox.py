@@ -5,10 +5,11 @@ A sandboxed bot sees a minimal file system: the system's programs and libraries 
 needs), the interpreter that runs the arena, the bot's own folder and the Python packages
 it is started from (read-only), and a private, size-bounded, writable ``/tmp`` that is its
 working directory, ``HOME`` and ``TMPDIR``. Nothing else of the host: no home folders, no
-other bots, no results folder. It has its own pid, network (no interface but a downed
-loopback), IPC and UTS namespaces. When the referee runs as root the bot runs as user and
-group 65534 (nobody) with one capability, to read (never write) whatever is in its view, so
-that a bot folder only root may read still works. ``docs/robustness.md`` lists it all.
+other bots, no results folder. It has its own pid, network (no interface but its own
+loopback, which bubblewrap brings up), IPC and UTS namespaces. When the referee runs as root
+the bot runs as user and group 65534 (nobody) with one capability, to read (never write)
+whatever is in its view, so that a bot folder only root may read still works.
+``docs/robustness.md`` lists it all.
 """
 
 from __future__ import annotations

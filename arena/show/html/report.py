@@ -98,7 +98,8 @@ def build_report(
         (
             "Faults by verdict",
             charts.faults(standings),
-            "Bot faults per verdict class, and games forfeited.",
+            "Bot faults per verdict class, with the games each bot forfeited stacked on top "
+            "(a count of games, not of faults).",
         ),
         ("Think time", charts.think_times(think, per_move), think_words),
     ]
