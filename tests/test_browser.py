@@ -100,6 +100,27 @@ def test_report_standings_match_standings_toml(
     assert page.errors == []
 
 
+def test_on_a_narrow_screen_only_tables_and_plots_scroll(
+    small_league: Path, browser: Any, tmp_path: Path
+) -> None:
+    """At 500 px the report and a game's page are as wide as the screen: a wide table or
+    plot scrolls in its own box, and the plots keep a readable size."""
+    record = read_games(small_league)[0]
+    context = browser.new_context(viewport={"width": 500, "height": 900})
+    narrow = Page(context.new_page())
+    for path in (small_league / "report.html", _write_view(small_league, record, tmp_path)):
+        narrow.open(path)
+        assert narrow.page.evaluate("document.documentElement.scrollWidth") == 500, path
+        narrow.page.screenshot(path=tmp_path / f"narrow-{path.stem}.png", full_page=True)
+    narrow.open(small_league / "report.html")
+    widths = narrow.page.eval_on_selector_all(
+        ".figure svg", "svgs => svgs.map(s => s.getBoundingClientRect().width)"
+    )
+    assert widths and min(widths) >= 500, widths
+    context.close()
+    assert narrow.errors == []
+
+
 def _write_view(folder: Path, record: GameRecord, tmp_path: Path) -> Path:
     target = tmp_path / f"{record.id}.html"
     result = CliRunner().invoke(main, ["view", str(folder), record.id, "-o", str(target)])
