@@ -4,6 +4,7 @@ referee's own descriptor limits (never a verdict against a bot)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -21,7 +22,7 @@ from arena.game.botproc import BotPool, BotProcess, IdleProcesses, StderrLog
 from arena.game.watchdog import Watchdog
 from arena.league.store import read_games
 from arena.record import GameRecord
-from tests.conftest import ROOT, processes_left
+from tests.conftest import ROOT, processes_left, wait_until
 
 HOSTILE = ROOT / "tests" / "hostile"
 HELLO = protocol.encode(protocol.hello("toy", "1", {}, {"move_ms": 1000, "bank_ms": 1000}))
@@ -209,3 +210,27 @@ def test_forty_bots_at_jobs_8_with_ulimit_1024(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert len(records) == 40 * 39
     assert all(not s.verdicts for r in records for s in r.seats)
+
+
+def test_a_referee_killed_outright_leaves_no_bot_and_no_bot_folder(tmp_path: Path) -> None:
+    """SIGKILL gives the referee no chance to clean up: its watchdog ends the bots and
+    removes their folder (a referee that ends well removes it itself)."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    out = tmp_path / "out"
+    command = ["run", "configs/demo.toml", "--out", str(out), "--no-report", "--fresh"]
+    referee = subprocess.Popen(
+        [sys.executable, "-m", "arena", *command],
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(temp)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    games = out / "games.jsonl"
+    wait_until(lambda: games.exists() and games.read_bytes().count(b"\n") >= 1, "a game", 60)
+    assert list(temp.glob("arena-bots-*")), "the bots' folder is where TMPDIR says"
+    referee.kill()
+    referee.wait()
+    wait_until(lambda: not list(temp.glob("arena-bots-*")), "the bots' folder removed", 10)
+    nobody = f"m{uuid.uuid4().hex}"  # no command line has it: processes by folder only
+    wait_until(lambda: processes_left(nobody, temp) == [], "no bot process left", 10)

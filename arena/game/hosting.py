@@ -74,7 +74,7 @@ class BotHost:
 async def hosting(prefix: str = "arena-bots-", spin_s: float = 0.0) -> AsyncIterator[BotHost]:
     """A :class:`BotHost` whose processes are all gone when the block is left; its pools'
     processes poll ``spin_s`` for quick answers (:func:`~arena.game.botproc.answer_spin`)."""
-    with tempfile.TemporaryDirectory(prefix=prefix) as workroot, Watchdog() as guard:
+    with tempfile.TemporaryDirectory(prefix=prefix) as workroot, Watchdog(workroot) as guard:
         try:
             async with trio.open_nursery() as nursery:
                 host = BotHost(Path(workroot), guard, nursery, spin_s)

@@ -7,7 +7,8 @@ process group of every bot it starts and ends. When that pipe reaches end-of-fil
 referee exited, however it exited) the watchdog ends every group still registered: first a
 SIGTERM to its leader, the bot's keeper (:mod:`arena.game.keeper`), which kills every
 descendant of the bot, also those that left the group; then, after at most two seconds, a
-SIGKILL to the whole group.
+SIGKILL to the whole group. A referee that ends well says so first (a ``0`` line); if it did
+not, the watchdog also removes the bots' folder it was given, which the referee could not.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ _GUARD = r"""
 import os, signal, sys, time
 signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the referee's to handle
 groups = set()
+ended_well = False
 for line in sys.stdin:
     pgid = int(line)
     if pgid > 0:
         groups.add(pgid)
-    else:
+    elif pgid < 0:
         groups.discard(-pgid)
+    else:
+        ended_well = True
 for pgid in groups:
     try:
         os.kill(pgid, signal.SIGTERM)
@@ -40,15 +44,20 @@ for pgid in groups:
         os.killpg(pgid, signal.SIGKILL)
     except OSError:
         pass
+if not ended_well and len(sys.argv) > 1:  # the referee died: its bots' folder is left
+    import shutil
+    shutil.rmtree(sys.argv[1], ignore_errors=True)
 """
 
 
 class Watchdog:
-    """``with Watchdog() as guard:`` then ``guard.watch(pgid)`` / ``guard.forget(pgid)``."""
+    """``with Watchdog() as guard:`` then ``guard.watch(pgid)`` / ``guard.forget(pgid)``;
+    ``folder``: the bots' folder, removed if the referee dies."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: str | None = None) -> None:
         self._process = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", _GUARD],  # the standard library alone: a quick start
+            # the standard library alone: a quick start
+            [sys.executable, "-I", "-S", "-c", _GUARD, *([folder] if folder else [])],
             stdin=subprocess.PIPE,
             start_new_session=True,
         )
@@ -66,7 +75,9 @@ class Watchdog:
         self._tell(-pgid)
 
     def close(self) -> None:
-        """Kill whatever is still registered and wait for the watchdog to finish."""
+        """Kill whatever is still registered and wait for the watchdog to finish (the
+        caller removes its own folder)."""
+        self._tell(0)
         if self._process.stdin is not None and not self._process.stdin.closed:
             self._process.stdin.close()
         self._process.wait()
