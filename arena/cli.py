@@ -459,6 +459,13 @@ def _noting_outside(table: Standings, outside: int) -> Standings:
 @click.option("--show", is_flag=True, help="Narrate the game and draw the table as it goes.")
 @click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True)
 @click.option("--bank-ms", type=click.IntRange(0), default=10_000, show_default=True)
+@click.option(
+    "--sandbox",
+    type=click.Choice(["auto", "bwrap", "none"]),
+    default="auto",
+    show_default=True,
+    help="Where the bots run: in the bubblewrap sandbox where it works, as a league's do.",
+)
 def play(
     engine: str,
     bots: tuple[str, ...],
@@ -469,6 +476,7 @@ def play(
     show: bool,
     move_ms: int,
     bank_ms: int,
+    sandbox: str,
 ) -> None:
     """Play one game of ENGINE between bot commands and print the result.
 
@@ -497,7 +505,10 @@ def play(
         raise ConfigError(f"--human-seat {human_seat}: seats are 0..{players - 1}")
     resolved = _checked(game_engine, players, _parse_options(options))
     positions = [i for i in range(players) if human is None or i != human_seat]
-    specs = [BotSpec(f"seat{i}:{argv[-1]}", argv) for i, argv in zip(positions, argvs, strict=True)]
+    specs = [
+        BotSpec(f"seat{i}:{argv[-1]}", argv, sandbox=sandbox)
+        for i, argv in zip(positions, argvs, strict=True)
+    ]
     person = None
     if human is not None:
         from arena.show.human import HumanSeat, TerminalConsole

@@ -156,3 +156,29 @@ def test_standings_anchor_is_bot_or_bot_equals_rating(tmp_path: Path) -> None:
     # an '=' not followed by a number belongs to the bot's name
     bad = CliRunner().invoke(main, ["standings", str(tmp_path), "--anchor", "bot01=abc"])
     assert bad.exit_code == 2 and "anchor bot 'bot01=abc'" in bad.output
+
+
+def test_play_runs_the_bots_where_sandbox_says(tmp_path: Path, in_repo: Path) -> None:
+    """A bot that writes a file outside its folder can do so with --sandbox none; in the
+    sandbox (where it works) the file is not in view and the bot fails to start."""
+    from arena.game.sandbox import unusable_reason
+
+    marker = tmp_path / "written"
+    bot = tmp_path / "writer.py"
+    bot.write_text(
+        "import sys\n"
+        f"open({str(marker)!r}, 'w').write('x')\n"
+        "from bots.random import choose\n"
+        "from arena.sdk import run\n"
+        "run(choose)\n"
+    )
+    command = ["play", "space-five", "--bot", f"python {bot}", "--bot", "python -m bots.random"]
+    plain = CliRunner().invoke(main, [*command, "--sandbox", "none"])
+    assert plain.exit_code == 0, plain.output
+    assert marker.exists()
+    if unusable_reason():
+        pytest.skip(f"no sandbox here: {unusable_reason()}")
+    marker.unlink()
+    boxed = CliRunner().invoke(main, [*command, "--sandbox", "bwrap"])
+    assert boxed.exit_code == 0, boxed.output
+    assert "startup" in boxed.output and not marker.exists()
