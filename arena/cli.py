@@ -30,6 +30,15 @@ if TYPE_CHECKING:
 REPORT_GAMES = 12
 """Games the HTML report embeds a viewer for, unless ``arena report --games`` says."""
 
+_SANDBOX = click.option(
+    "--sandbox",
+    type=click.Choice(["auto", "bwrap", "none"]),
+    default="auto",
+    show_default=True,
+    help="Run the bots as a league would: in the bubblewrap sandbox where it works.",
+)
+"""``arena play`` and ``arena check-bot``: where the bots run (a league file: ``sandbox``)."""
+
 
 DISQUALIFIED_EXIT = 3  # ``arena run``: the league finished, but a bot was disqualified
 
@@ -459,13 +468,7 @@ def _noting_outside(table: Standings, outside: int) -> Standings:
 @click.option("--show", is_flag=True, help="Narrate the game and draw the table as it goes.")
 @click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True)
 @click.option("--bank-ms", type=click.IntRange(0), default=10_000, show_default=True)
-@click.option(
-    "--sandbox",
-    type=click.Choice(["auto", "bwrap", "none"]),
-    default="auto",
-    show_default=True,
-    help="Where the bots run: in the bubblewrap sandbox where it works, as a league's do.",
-)
+@_SANDBOX
 def play(
     engine: str,
     bots: tuple[str, ...],
@@ -853,13 +856,7 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
 @click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True)
 @click.option("--bank-ms", type=click.IntRange(0), default=10_000, show_default=True)
 @click.option("--startup-ms", type=click.IntRange(1), default=10_000, show_default=True)
-@click.option(
-    "--sandbox",
-    type=click.Choice(["auto", "bwrap", "none"]),
-    default="auto",
-    show_default=True,
-    help="Run the bot as a league would: in the bubblewrap sandbox where it works.",
-)
+@_SANDBOX
 def check_bot_command(
     command: str,
     engine: str,
