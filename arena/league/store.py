@@ -540,55 +540,49 @@ class ResultsDir:
 
     def replace_bots(self, names: set[str]) -> int:
         """Move every game a bot of ``names`` played to the side file; return how many."""
-        if not names:
+        if not names:  # the usual case: the file is not read again
             return 0
-        keep: list[bytes] = []
-        moved: list[bytes] = []
-        ids: list[str] = []
-        for _, line, record in self._stored_lines():
-            if names & set(record.seating):
-                moved.append(line)
-                ids.append(record.id)
-            else:
-                keep.append(line)
-        if moved:
-            self._move_aside(REPLACED, moved, keep)
-            for game in ids:
-                shutil.rmtree(self.folder / TRANSCRIPTS / game, ignore_errors=True)
+        moved = self._take_games(REPLACED, lambda record: bool(names & set(record.seating)))
+        for _, record in moved:
+            shutil.rmtree(self.folder / TRANSCRIPTS / record.id, ignore_errors=True)
         return len(moved)
 
     def set_aside(self, misplaced: Mapping[str, str], warn: Warn | None = None) -> None:
         """Move the stored games of ``misplaced`` (id -> why: the league gives their ids to
         other games) to the side file of damaged lines, so that those games can be played;
         ``warn`` hears of each."""
-        if not misplaced:
+        if not misplaced:  # the usual case: the file is not read again
             return
-        keep: list[bytes] = []
-        moved: list[bytes] = []
-        said: list[str] = []
-        for number, line, record in self._stored_lines():
-            if record.id in misplaced:
-                moved.append(line)
-                said.append(
+        for number, record in self._take_games(DAMAGED, lambda record: record.id in misplaced):
+            if warn is not None:
+                warn(
                     f"warning: {self.folder / GAMES} line {number}: game {record.id} is not the "
                     f"league's game of that id ({misplaced[record.id]}); moved to {DAMAGED}, "
                     "and the league's game is played"
                 )
-            else:
-                keep.append(line)
-        self._move_aside(DAMAGED, moved, keep)
-        for warning in said:
-            if warn is not None:
-                warn(warning)
 
-    def _stored_lines(self) -> Iterator[tuple[int, bytes, GameRecord]]:
-        """Each line of the games file once it is repaired: its number, itself, its game."""
+    def _take_games(
+        self, side: str, take: Callable[[GameRecord], bool]
+    ) -> list[tuple[int, GameRecord]]:
+        """Move the stored games ``take`` picks to the side file ``side`` (the games file is
+        repaired: every line is a game); their line numbers and records."""
         path = self.folder / GAMES
         if not path.exists():
-            return
+            return []
+        keep: list[bytes] = []
+        moved: list[bytes] = []
+        taken: list[tuple[int, GameRecord]] = []
         for number, line in enumerate(path.read_bytes().split(b"\n")[:-1], start=1):
             line += b"\n"
-            yield number, line, GameRecord.from_json(line)  # repaired: every line is a game
+            record = GameRecord.from_json(line)
+            if take(record):
+                moved.append(line)
+                taken.append((number, record))
+            else:
+                keep.append(line)
+        if moved:
+            self._move_aside(side, moved, keep)
+        return taken
 
     def append(self, record: GameRecord) -> None:
         """Write one finished game as a whole line and hand it to the operating system.
