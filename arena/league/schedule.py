@@ -28,7 +28,7 @@ from math import comb
 from typing import Any
 
 from arena.config import LeagueConfig
-from arena.game.spec import GameSpec, block_games, block_seed
+from arena.game.spec import GameSpec, block_games, block_seed, rotations
 from arena.record import GameRecord
 
 
@@ -98,14 +98,14 @@ def _block_count(config: LeagueConfig) -> int:
 def game_count(config: LeagueConfig) -> int:
     """Games the league means if every block is played (without building the schedule)."""
     if config.mode == "sprt":
-        assert config.sprt is not None
-        return config.sprt.max_blocks * config.players[0]
-    field = len(config.bots)
-    per_round = 0
-    for size in config.players:
-        count = comb(field - 1, size - 1) if config.mode == "gauntlet" else comb(field, size)
-        per_round += count * size
-    return per_round * config.rounds
+        per_block = config.players[0]  # its one table, under every rotation
+    else:
+        field = len(config.bots)
+        per_block = 0
+        for size in config.players:
+            count = comb(field - 1, size - 1) if config.mode == "gauntlet" else comb(field, size)
+            per_block += count * size
+    return per_block * _block_count(config)
 
 
 def iter_blocks(
@@ -156,8 +156,7 @@ def _scheduled_by_id(
         table = by_number.get(number)
         if table is None or block >= blocks or rotation >= len(table):
             return None
-        seating = table[rotation:] + table[:rotation]  # rotations(table)[rotation]
-        return seating, block, seed_of(len(table), block)
+        return rotations(table)[rotation], block, seed_of(len(table), block)
 
     return game
 
