@@ -56,13 +56,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 class ArenaGroup(click.Group):
-    """Turns every :class:`UserError` and click usage error into one line and exit status 2,
-    and an engine that is not installed (named by a results folder) too."""
+    """Turns every :class:`UserError` and click usage error into one line and exit status 2."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (UserError, engines.UnknownEngine) as exc:
+        except UserError as exc:
             click.echo(f"arena: error: {exc}", err=True)
             ctx.exit(2)
         except click.UsageError as exc:

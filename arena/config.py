@@ -465,9 +465,9 @@ def parse_command(cmd: str, fail: Any = None, base: Path | None = None) -> tuple
     The program must exist (on ``PATH``, or as a path) and be executable; the script it runs
     (its first argument that is neither an option nor an option's value, when that argument
     names a file: it contains ``/`` or ends in a script suffix such as ``.py``) must exist
-    and be readable. Relative paths are resolved
-    against ``base`` (the league file's folder; default: the current folder) and made
-    absolute when they exist, because every bot runs in a private working directory.
+    and be readable. Relative paths are resolved against ``base`` (the league file's folder;
+    default: the current folder) and made absolute when they exist, because every bot runs
+    in a private working directory.
     """
 
     def error(message: str) -> ConfigError:

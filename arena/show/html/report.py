@@ -47,7 +47,10 @@ def build_report(
     ``worker`` draws every other viewer on another core."""
     if not isinstance(league.get("engine"), str):
         raise ResultsError(f"{folder / LEAGUE}: damaged: it names no engine")
-    engine = engines.get(league["engine"])
+    try:
+        engine = engines.get(league["engine"])
+    except engines.UnknownEngine as exc:  # a plug-in engine not registered here
+        raise ResultsError(f"{folder / LEAGUE}: {exc}") from None
     summary = _summary(folder, league, engine.title, records, standings, fingerprints or {})
     think, per_move, without = _think_times(records)
     think_words = (
