@@ -305,6 +305,20 @@ def test_every_plot_is_well_formed_svg() -> None:
     assert "b &lt;&amp;&gt;" in pictures[-1]
 
 
+def test_crosstable_tells_a_pair_that_never_met_from_the_diagonal() -> None:
+    pct = {"a": {"b": 75.0}, "b": {"a": 25.0}, "c": {}}
+    root = ET.fromstring(charts.square(["a", "b", "c"], pct, "score %", "{:.0f}"))
+    cells = [el for el in root.iter("{http://www.w3.org/2000/svg}rect")][:9]
+    fills = [(cell.get("fill"), cell.get("stroke")) for cell in cells]
+    diagonal = {fills[0], fills[4], fills[8]}
+    assert diagonal == {(charts.PAPER, "none")}
+    never_met = {fills[2], fills[5], fills[6], fills[7]}
+    assert never_met == {("none", charts.PAPER)}
+    assert fills[1][0] == charts.heat(75.0) and fills[3][0] == charts.heat(25.0)
+    dashes = [el.text for el in root.iter("{http://www.w3.org/2000/svg}text") if el.text == "-"]
+    assert len(dashes) == 4
+
+
 def _noted_game(toy_engine: str) -> GameRecord:
     """A toy game: seat 0 notes its step and times out at step 2 (random policy), seat 1
     says nothing."""

@@ -47,6 +47,7 @@ HEAT = (
 )
 """Red through yellow to green, for 0 to 100 % in the heatmaps (ColorBrewer's RdYlGn)."""
 INK, GREY, FONT = "#222", "#999", 11
+PAPER = "#e4e4e4"  # cells without a value: a crosstable's diagonal
 WIDTH = 700  # every plot's width in pixels (the page scales it down on narrow screens)
 ROW = 28  # height of one bot's row in the horizontal plots
 
@@ -275,7 +276,11 @@ def square(
     label: str,
     fmt: str,
 ) -> str:
-    """A bots x bots heatmap of ``cell[row][column]`` (0-100), the value written in each cell."""
+    """A bots x bots heatmap of ``cell[row][column]`` (0-100), the value written in each cell.
+
+    The diagonal (a bot against itself) is grey; a pair with no value (two bots that never
+    met, as the opponents in a gauntlet) is an empty outlined cell with a dash.
+    """
     if len(names) < 2 or not any(cell.values()):
         return ""
     size = len(names)
@@ -289,7 +294,13 @@ def square(
         svg.text(left - 8, y + side / 2 + 4, row, anchor="end")
         for j, column in enumerate(names):
             value = cell.get(row, {}).get(column)
+            if i == j:
+                svg.rect(left + side * j, y, side, side, PAPER)
+                continue
             if value is None:
+                svg.rect(left + side * j + 0.5, y + 0.5, side - 1, side - 1, "none", PAPER)
+                if size <= 16:
+                    svg.text(left + side * (j + 0.5), y + side / 2 + 4, "-", anchor="middle")
                 continue
             svg.rect(left + side * j, y, side, side, heat(value))
             if size <= 16:

@@ -80,7 +80,8 @@ def build_report(
         (
             "Crosstable",
             charts.square(names, crosstable, "score % of row vs column", "{:.0f}"),
-            "Score % of the row bot against the column bot in the games where both sat.",
+            "Score % of the row bot against the column bot in the games where both sat; "
+            "a dash: the two never sat at one table.",
         ),
         (
             "Likelihood of superiority",
