@@ -31,7 +31,7 @@ from arena.game.spec import GameSpec
 from arena.league.store import read_games
 from arena.record import NOT_ASKED, GameRecord
 from arena.sdk import GameInfo
-from arena.show.html.viewer import viewer_page
+from arena.show.html.viewer import game_data, viewer_page
 from engines.base import State
 from engines.good_boy.svg import DOGS
 from engines.little_everdell.data import CARDS
@@ -166,6 +166,32 @@ def test_a_seats_view_hides_the_other_hand(small_league: Path, page: Page, tmp_p
     assert "the observation seat 0 received at step 0" in content
     assert all(card not in content for card in hidden)
     page.page.screenshot(path=tmp_path / "seat0.png", full_page=True)
+    assert page.errors == []
+
+
+def test_a_seats_view_tells_another_seats_exchange_without_its_cards(
+    small_league: Path, page: Page, tmp_path: Path
+) -> None:
+    picks = [
+        (record, position, step)
+        for record in read_games(small_league)
+        for position, step in enumerate(game_data(record)["steps"][:-1])
+        if " picks " in step["m"]
+    ]
+    assert picks, "the test needs a card picked for an exchange"
+    record, position, step = picks[0]
+    card = step["m"].split(" picks ")[1].split()[0]  # "seat 1 picks A5 to exchange"
+    page.open(_write_view(small_league, record, tmp_path))
+    page.page.locator("#viewer input[type=range]").fill(str(position + 1))
+    move = page.page.locator("#viewer .move")
+    assert f"Move {position + 1}: {step['m']}" in move.inner_text()  # the whole table
+    other = 1 - step["t"]
+    page.page.select_option("#viewer select.view", str(other))
+    told = move.inner_text()
+    assert f"Move {position + 1}: seat {step['t']} made a choice that seat {other}" in told
+    assert card not in told
+    page.page.select_option("#viewer select.view", str(step["t"]))
+    assert card in move.inner_text()  # the seat that picked it sees it
     assert page.errors == []
 
 

@@ -195,6 +195,23 @@ def test_viewer_data_has_one_step_per_move_and_the_seat_that_moved(league: Path)
         state.apply(state.legal_actions()[move])
 
 
+def test_another_seats_move_is_told_to_a_seat_only_as_far_as_it_saw_it(league: Path) -> None:
+    picks = places = 0
+    for record in read_games(league):
+        for step in game_data(record)["steps"][:-1]:
+            mover, move, told = step["t"], step["m"], step["s"]
+            assert told[mover] == ""  # the mover's own view shows the move itself
+            others = [text for seat, text in enumerate(told) if seat != mover]
+            card = re.search(r"\b[A-E][1-5]\b", move)
+            if " picks " in move and card:  # a card picked for an exchange is hidden
+                picks += 1
+                assert all(card.group() not in text for text in others), (move, others)
+            if " places " in move and card:  # a placed card is face up
+                places += 1
+                assert all(f"placed {card.group()}" in text for text in others), (move, others)
+    assert picks and places, "the league needs an exchange and a placement to check"
+
+
 def test_packed_pictures_join_back_to_the_pictures(league: Path) -> None:
     data = game_data(read_games(league)[0])
     packed = json.loads(gzip.decompress(base64.b64decode(pack(data))))

@@ -84,7 +84,9 @@ class Viewer {
       this.move.append(el("span", {}, "The deal, before the first move."));
     } else {
       const made = game.steps[pos - 1];
-      this.move.append(el("div", {}, `Move ${pos}: ${made.m}`));
+      // the move as the table saw it; another seat's view tells only what that seat saw of it
+      const told = this.seat < 0 || this.seat === made.t || !made.s ? made.m : made.s[this.seat];
+      this.move.append(el("div", {}, `Move ${pos}: ${told}`));
       this.move.append(el("div", { class: "muted by" }, made.by));
       // a bot's note may name its hidden cards: only the whole table and its own seat see it
       if (made.n !== undefined && (this.seat < 0 || this.seat === made.t)) {

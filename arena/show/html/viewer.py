@@ -4,11 +4,14 @@ it thought, its note, and the faults of that move.
 The game is re-played from its seed and moves with the engine (as ``arena replay`` does);
 at each step the engine's picture (``engines.picture``) draws the whole table from every
 seat's observation, and each seat's view from that seat's observation alone, so a seat's
-view cannot show what the seat could not see. An engine without a renderer is shown with
-its text ``render`` instead. The data is packed as gzip + base64 JSON for
-:mod:`viewer.js`: identical pictures are stored once, and each picture as the list of its
-pieces (cut before each ``<rect``), every distinct piece once, since consecutive steps
-share most of a board.
+view cannot show what the seat could not see. The same holds for the words: the whole table
+and the mover read the move as ``describe`` tells it (it may name a hidden card, as a card
+picked for an exchange), every other seat reads the events its observation gained by the
+move, in the words of the engine's guide (``engines.guide``), as the human seat tells them.
+An engine without a renderer is shown with its text ``render`` instead. The data is packed
+as gzip + base64 JSON for :mod:`viewer.js`: identical pictures are stored once, and each
+picture as the list of its pieces (cut before each ``<rect``), every distinct piece once,
+since consecutive steps share most of a board.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import base64
 import gzip
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from html import escape
 from typing import Any
 
@@ -27,6 +30,7 @@ from arena.errors import UserError
 from arena.record import NOT_ASKED, GameRecord
 from arena.show.html.page import document
 from engines.base import EngineError
+from engines.guides import Who, plain
 
 _STEP_NOTE = re.compile(r"^step (\d+): ")
 
@@ -35,6 +39,7 @@ def game_data(record: GameRecord) -> dict[str, Any]:
     """The viewer's data for one stored game (see :mod:`viewer.js` for its use)."""
     engine = record.rules()
     picture_of = engines.picture(record.engine)
+    narrate = _narrator(record.engine)
     players = record.players
     state = engine.new_game(players, record.seed, dict(record.options))
     pictures: dict[str, int] = {}
@@ -46,8 +51,8 @@ def game_data(record: GameRecord) -> dict[str, Any]:
     said = {step: text for seat in record.seats for step, text in seat.bot_notes}
     turns = [iter(seat.think_us) for seat in record.seats]
     steps: list[dict[str, Any]] = []
+    views = {seat: state.observation(seat) for seat in range(players)}
     for position in range(len(record.moves) + 1):
-        views = {seat: state.observation(seat) for seat in range(players)}
         if picture_of is None:  # no renderer yet: the engine's own text picture
             full = picture(_text(state.render(None)))
             seats = [picture(_text(state.render(seat))) for seat in range(players)]
@@ -80,6 +85,11 @@ def game_data(record: GameRecord) -> dict[str, Any]:
             state.apply(action)
         except EngineError as exc:
             raise UserError(f"game {record.id}: move {position} failed: {exc}") from None
+        before, views = views, {seat: state.observation(seat) for seat in range(players)}
+        step["s"] = [
+            "" if other == seat else _seen(narrate, before[other], views[other], seat, other)
+            for other in range(players)
+        ]
     steps[0]["x"] = faults.get(_BEFORE, [])  # before the first move: start-up
     steps[-1]["x"] = steps[-1].get("x", []) + faults.get(len(record.moves), [])  # at the end
     return {
@@ -89,6 +99,36 @@ def game_data(record: GameRecord) -> dict[str, Any]:
         "seats": _seats(record),
         "result": _result_line(record),
     }
+
+
+def _seen(
+    narrate: Callable[[Any, Who], str],
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    mover: int,
+    seat: int,
+) -> str:
+    """What ``seat`` learnt from ``mover``'s move: the events its observation gained (it did
+    not act, so they follow the ones it had), told as the human seat tells them."""
+    had, has = before.get("events") or [], after.get("events") or []
+    new = has[len(had) :] if has[: len(had)] == had else has
+    lines = [narrate(event, _seat_name) for event in new]
+    return "; ".join(line for line in lines if line) or (
+        f"seat {mover} made a choice that seat {seat} cannot see"
+    )
+
+
+def _narrator(engine: str) -> Callable[[Any, Who], str]:
+    """The engine guide's words for an event; an engine without a guide (``guide.py``) has
+    its events in plain words."""
+    try:
+        return engines.guide(engine).narrate
+    except ModuleNotFoundError:
+        return lambda event, _who: plain(event)
+
+
+def _seat_name(seat: int) -> str:
+    return f"seat {seat}"
 
 
 SEAM = "<rect"
