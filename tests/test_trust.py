@@ -532,6 +532,9 @@ def test_a_bot_answering_another_version_is_refused(tmp_path: Path, here: Path) 
     refused = run_file(cfg)
     one_error_line(refused, "bot 'a' now answers ready as 'mine 2'", "'mine 1'", "--replay-bot a")
     assert [r["id"] for r in lines(tmp_path / "out") if "a" in r["seating"]] == with_a
+    again = run_file(cfg)  # the refused run did not record the new answer as the folder's
+    one_error_line(again, "bot 'a' now answers ready as 'mine 2'", "'mine 1'", "--replay-bot a")
+    assert "mine 1" in (tmp_path / "out" / "bots.toml").read_text()
     fresh = run_file(cfg, "--fresh")
     assert fresh.exit_code == 0 and "12 games played, 0 already stored" in fresh.output
 

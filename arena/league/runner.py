@@ -199,14 +199,14 @@ class _LeagueRun:
             if not isinstance(seat, ProcessSeat):
                 continue
             now = ready_text(seat.bot.ready)
-            self.readies.setdefault(seat.name, now)
             before = self.store.expected_ready.get(seat.name)
-            if before is not None and before != now:
+            if before is not None and before != now:  # refused: the folder keeps ``before``
                 raise ResultsError(
                     f"bot {seat.name!r} now answers ready as {now!r}, but its stored games "
                     f"were played as {before!r}: run again with --replay-bot {seat.name} to "
                     "play its games again, or --fresh to play every game again"
                 )
+            self.readies.setdefault(seat.name, now)
 
     async def _watch_signals(self, signals: AsyncIterator[int], scope: trio.CancelScope) -> None:
         async for _ in signals:
