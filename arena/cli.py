@@ -403,7 +403,7 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
         if shape is None:
             return GameColumns.of(rows), 0
         keys = ("seating", "block", "rotation", "seed")
-        held = [shape.holds_row(*map(row.__getitem__, keys)) for row in rows]
+        held = [shape.plays_row(*map(row.__getitem__, keys)) for row in rows]
         return GameColumns.of(list(compress(rows, held))), held.count(False)
 
     def counted(batches: Iterable[tuple[GameColumns, int]]) -> Iterator[GameColumns]:
@@ -726,7 +726,7 @@ def _write_report(
                 stack.enter_context(contextlib.closing(worker))
         stored = store.read_games(folder, warn=_say)
         shape = Shape.of(league)
-        records = stored if shape is None else [r for r in stored if shape.holds(r)]
+        records = stored if shape is None else [r for r in stored if shape.plays(r)]
         if standings is None:
             standings = _noting_outside(compute_standings(records), len(stored) - len(records))
         fingerprints = store.read_fingerprints(folder)

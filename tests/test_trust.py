@@ -155,6 +155,32 @@ def test_the_standings_rate_exactly_the_current_schedule(
     assert stored == rated(tmp_path / "out")
 
 
+@pytest.mark.parametrize(
+    ("first", "then", "said", "games"),
+    [  # each table: 2 rounds x 2 rotations = 4 games
+        (league(("a", "b", "c")), league(("c", "b", "a")), "0 games played, 12 already", 12),
+        (
+            league(extra='mode = "gauntlet"\ncandidate = "a"\n'),
+            league(extra='mode = "gauntlet"\ncandidate = "b"\n'),
+            "4 games played, 4 already stored",  # b-a kept, a-c outside, b-c new
+            8,
+        ),
+    ],
+    ids=["bots-reversed", "new-candidate"],
+)
+def test_a_table_named_in_another_order_is_counted_and_rated_alike(
+    tmp_path: Path, here: Path, first: str, then: str, said: str, games: int
+) -> None:
+    assert run(tmp_path, first).exit_code == 0
+    result = run(tmp_path, then)
+    assert result.exit_code == 0, result.output
+    assert said in result.output
+    assert rated(tmp_path / "out")["games"] == games
+    reported = arena("report", str(tmp_path / "out"), "-o", str(tmp_path / "r.html"))
+    assert reported.exit_code == 0, reported.output
+    assert f"{games} games in" in (tmp_path / "r.html").read_text()
+
+
 def test_a_huge_schedule_is_made_lazily_and_counted_first(tmp_path: Path, toy_engine: str) -> None:
     from arena import config
 

@@ -202,18 +202,23 @@ class Shape:
 
     _seeds: dict[tuple[int, int], int] = field(default_factory=dict, compare=False, repr=False)
 
-    def holds(self, record: GameRecord) -> bool:
-        """Is this stored game one of the league's scheduled games?"""
-        return self.holds_row(record.seating, record.block, record.rotation, record.seed)
-
     def plays(self, record: GameRecord) -> bool:
-        """Does the league play this stored game's seating, block and seed, under any
-        rotation? A run then finds the game stored (it looks games up by those three)."""
-        rotations = (record.rotation, *range(record.players))  # its own rotation first
-        return any(self.holds_row(record.seating, record.block, r, record.seed) for r in rotations)
+        """Is this stored game one of the league's games? It is when the league plays its
+        seating, block and seed, under any rotation: a run then finds the game stored (it
+        looks games up by those three) and counts it, and so the standings rate it. (A game
+        whose table the league now names in another order, as after a change of the bots'
+        order or of a gauntlet's candidate, is such a game under another rotation.)"""
+        return self.plays_row(record.seating, record.block, record.rotation, record.seed)
 
-    def holds_row(self, seating: Sequence[str], block: int, rotation: int, seed: int) -> bool:
-        """:meth:`holds` for a game given by its seating, block, rotation and seed."""
+    def plays_row(self, seating: Sequence[str], block: int, rotation: int, seed: int) -> bool:
+        """:meth:`plays` for a game given by its seating, block, rotation and seed."""
+        if self._holds_row(seating, block, rotation, seed):  # its own rotation first
+            return True
+        others = (r for r in range(len(seating)) if r != rotation)
+        return any(self._holds_row(seating, block, r, seed) for r in others)
+
+    def _holds_row(self, seating: Sequence[str], block: int, rotation: int, seed: int) -> bool:
+        """Is this the league's game of that rotation?"""
         size = len(seating)
         if size not in self.players or not 0 <= block < self.blocks:
             return False
