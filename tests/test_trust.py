@@ -299,6 +299,24 @@ def test_unwritable_output_folders_are_one_line(tmp_path: Path, here: Path, moun
         one_error_line(result, str(out))
 
 
+def test_a_report_that_does_not_fit_leaves_the_old_one_whole(
+    tmp_path: Path, here: Path, mounted: Any
+) -> None:
+    disk = mounted("size=512k")
+    assert run(tmp_path, league(rounds=3)).exit_code == 0
+    out = tmp_path / "out"
+    page = disk / "report.html"
+    assert arena("report", str(out), "-o", str(page), "--games", "0").exit_code == 0
+    small = page.read_bytes()
+    free = os.statvfs(disk)
+    with (disk / "filler").open("wb") as handle:  # no room left
+        handle.write(b"\1" * (free.f_bavail * free.f_frsize))
+    failed = arena("report", str(out), "-o", str(page))  # with its games: larger
+    one_error_line(failed, f"cannot write {page}: no space left on the device; free some space")
+    assert page.read_bytes() == small
+    assert sorted(p.name for p in disk.iterdir()) == ["filler", "report.html"]
+
+
 def test_a_full_disk_keeps_every_game_and_resumes(tmp_path: Path, here: Path, mounted: Any) -> None:
     disk = mounted("size=256k")
     cfg = tmp_path / "league.toml"
