@@ -280,6 +280,8 @@ def run(
     if outcome.interrupted:
         if progress is not None:
             progress.finish()
+        elif people is not None:
+            click.echo()  # the person's prompt is still on the line
         click.echo(
             f"arena: stopped; {outcome.played + outcome.skipped} of {outcome.scheduled} games "
             f"are stored in {folder}. Resume with: {resume}",
@@ -520,18 +522,24 @@ def play(
         names.insert(human_seat, human)
         person = (human_seat, HumanSeat(human, engine, TerminalConsole(), names))
     on_step = _Narrator() if show else None
-    record = trio.run(
-        lambda: play_match(
-            game_engine,
-            specs,
-            seed,
-            resolved,
-            Limits(move_ms=move_ms, bank_ms=bank_ms),
-            Policy(),
-            on_step,
-            person,
+    try:
+        record = trio.run(
+            lambda: play_match(
+                game_engine,
+                specs,
+                seed,
+                resolved,
+                Limits(move_ms=move_ms, bank_ms=bank_ms),
+                Policy(),
+                on_step,
+                person,
+            )
         )
-    )
+    except KeyboardInterrupt:  # the bots are ended by now
+        if person is not None:
+            click.echo()  # the person's prompt is still on the line
+        click.echo("arena: stopped; the game was not finished", err=True)
+        sys.exit(130)
     commands = [shlex.join(spec.cmd) for spec in specs]
     if human is not None:
         commands.insert(human_seat, f"(you, {human})")

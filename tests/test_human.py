@@ -127,6 +127,18 @@ def test_resigning_forfeits_the_seat_and_the_bots_finish() -> None:
     assert re.search(r"\n\s+0\s+2\s+.*resign 1 \(forfeit: resign\)\s+\(you, Bo\)", table), table
 
 
+def test_ctrl_c_at_the_prompt_stops_the_game_on_a_line_of_its_own() -> None:
+    child = spawn(["play", "cat-yard", "--human", "Cy", "--bot", "python -m bots.random"])
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    said = child.logfile_read.getvalue()
+    assert re.search(r"\n\s*arena: stopped; the game was not finished", said), said[-500:]
+    assert "Aborted!" not in said
+
+
 def test_a_league_seats_a_person_and_stores_their_games(tmp_path: Path) -> None:
     config = tmp_path / "people.toml"
     config.write_text(
