@@ -197,6 +197,7 @@ def run(
     from arena.league.runner import LeagueOutcome, run_league
     from arena.league.schedule import game_count
     from arena.show.progress import Progress
+    from arena.show.words import counted
 
     folder = Path(out) if out else Path("results") / league.name
     names = [bot.name for bot in league.bots]
@@ -236,7 +237,8 @@ def run(
         if outcome.stopped_early:
             click.echo(f"arena: {outcome.stopped_early}", err=True)
         click.echo(
-            f"{outcome.played} games played, {outcome.skipped} already stored, in {folder}",
+            f"{counted(outcome.played, 'game')} played, {outcome.skipped:,} already stored, "
+            f"in {folder}",
             err=True,
         )
         table = _print_standings(folder, "table", write=True)

@@ -126,6 +126,15 @@ def test_caveats_name_few_blocks_perfect_records_and_bots_that_never_met() -> No
     assert "never met: a–c" in said
 
 
+def test_counts_of_one_are_singular() -> None:
+    from arena.show.tables import render
+
+    header = render(compute_standings([_record(["a", "b"], [1, 2], 0, 0)], bootstrap=20), "table")
+    assert "1 game in 1 block." in header
+    two = [_record(["a", "b"], [1, 2], block, block) for block in range(2)]
+    assert "2 games in 2 blocks." in render(compute_standings(two, bootstrap=20), "table")
+
+
 def test_no_caveat_for_a_long_balanced_league() -> None:
     records = [
         _record(pair, [1 + (block + i) % 2, 2 - (block + i) % 2], block, 3 * block + i)

@@ -681,7 +681,7 @@ def test_a_stored_game_that_is_not_the_leagues_is_set_aside_and_played_once(
     assert len(warnings) == 1, first.output
     assert "game t0-b0-r0 is not the league's game of that id (seating " in warnings[0]
     assert "moved to games.damaged.jsonl" in warnings[0]
-    assert "1 games played, 11 already stored" in first.output
+    assert "1 game played, 11 already stored" in first.output
     assert (tmp_path / "out" / "games.damaged.jsonl").read_bytes() == edited
     ids = [record["id"] for record in lines(tmp_path / "out")]
     assert len(ids) == len(set(ids)) == 12

@@ -18,6 +18,7 @@ from tabulate import tabulate
 
 from arena.errors import VERDICTS, ConfigError
 from arena.show.caveats import caveats
+from arena.show.words import counted
 from arena.stats.ratings import ONLINE_K, BotStanding, Standings
 
 FORMATS = ("table", "markdown", "csv", "json")
@@ -138,7 +139,7 @@ def _summary(standings: Standings, markdown: bool) -> str:
     prior = f", prior {standings.prior:g} virtual draws per bot" if standings.prior else ""
     text = (
         f"Elo: {how}, anchored at {anchor}{prior}; "
-        f"{spread}. {standings.games} games in {standings.units} blocks."
+        f"{spread}. {counted(standings.games, 'game')} in {counted(standings.units, 'block')}."
     )
     text = " ".join([text, *standings.notes])
     warnings = [f"Warning: {line}" for line in caveats(standings)]

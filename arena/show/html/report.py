@@ -27,6 +27,7 @@ from arena.show.html import charts
 from arena.show.html.page import document
 from arena.show.html.selection import pick_games
 from arena.show.html.viewer_worker import ViewerWorker, data_blocks
+from arena.show.words import counted
 from arena.stats.ratings import Standings
 from arena.stats.sprt import Sprt
 from arena.stats.trajectory import online_elo
@@ -151,7 +152,7 @@ def _summary(
             f"{league.get('mode', '?')}, tables of {players} players, seed "
             f"{league.get('seed', '?')}",
         ),
-        ("games", f"{len(records)} games in {standings.units} blocks"),
+        ("games", f"{counted(len(records), 'game')} in {counted(standings.units, 'block')}"),
         ("written", time.strftime("%Y-%m-%d %H:%M:%S %Z")),
         ("data provenance", engines.provenance(league["engine"]) or "not stated"),
     ]
