@@ -156,6 +156,20 @@ def check_ready(message: Message) -> Message:
     return message
 
 
+def earlier_step(message: Message, step: int) -> bool:
+    """Does this answer name a step before ``step``: a late answer to an earlier question?"""
+    named = message.get("step", step)
+    return type(named) is int and named < step
+
+
+def check_step(message: Message, step: int) -> None:
+    """An answer's optional ``step`` must be the question's: any other is a
+    :class:`BotProtocolError` (an earlier one is skipped before: :func:`earlier_step`)."""
+    named = message.get("step", step)
+    if named != step or type(named) is not int:
+        raise BotProtocolError(f"the answer names step {named!r}, but the question was step {step}")
+
+
 def chosen_index(message: Message, legal: list[dict[str, Any]]) -> int:
     """The index into ``legal`` an ``action`` message chose.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -179,3 +180,29 @@ def test_encode_writes_subclasses_by_their_content() -> None:
     assert protocol.encode(message) == b'{"phase":"turn","name":"quiet","n":1}\n'
     odd: dict[Any, Any] = {"t": "x", 3: 4}
     assert protocol.encode(odd) == b'{"t":"x","3":4}\n'  # through the fallback
+
+
+@pytest.mark.parametrize(
+    ("answer", "earlier", "fault"),
+    [
+        ({}, False, None),  # no step: taken as the answer
+        ({"step": 3}, False, None),
+        ({"step": 2}, True, None),  # a late answer: skipped
+        ({"step": 4}, False, "the answer names step 4, but the question was step 3"),
+        ({"step": "3"}, False, "the answer names step '3', but the question was step 3"),
+        ({"step": None}, False, "names step None"),
+        ({"step": True}, False, "names step True"),
+    ],
+)
+def test_an_answers_step_is_the_questions_or_an_earlier_one(
+    answer: dict[str, Any], earlier: bool, fault: str | None
+) -> None:
+    message = {"type": "action", "index": 0, **answer}
+    assert protocol.earlier_step(message, 3) is earlier
+    if earlier:
+        return
+    if fault is None:
+        protocol.check_step(message, 3)
+    else:
+        with pytest.raises(BotProtocolError, match=re.escape(fault)):
+            protocol.check_step(message, 3)

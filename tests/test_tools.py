@@ -133,6 +133,7 @@ HOSTILE_MESSAGES = {
     "non_json": "protocol x1",
     "wrong_shape": "protocol x1",
     "bad_note": "protocol x1",
+    "wrong_step": "protocol x1",
     "index_out_of_range": "illegal x1",
     "action_not_in_list": "illegal x1",
     "giant_line": "protocol x1",
