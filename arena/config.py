@@ -87,6 +87,7 @@ class BotSpec:
     limits: Limits = Limits()  # the league's, with this bot's overrides applied
     overrides: Mapping[str, int] = field(default_factory=dict)
     sandbox: str = "auto"  # see arena.game.sandbox
+    hidden: tuple[str, ...] = ()  # folders the sandbox keeps out of view (LeagueConfig.hiding)
 
     @property
     def is_human(self) -> bool:
@@ -139,6 +140,12 @@ class LeagueConfig:
     def people(self) -> tuple[str, ...]:
         """The names of the seats played by a person (``cmd = "human"``)."""
         return tuple(b.name for b in self.bots if b.is_human)
+
+    def hiding(self, folder: Path) -> LeagueConfig:
+        """This league with ``folder`` (its results) kept out of every sandboxed bot's view:
+        a bot's own folder is shown whole, and the results folder may be inside it."""
+        hidden = (os.path.abspath(folder),)
+        return replace(self, bots=tuple(replace(bot, hidden=hidden) for bot in self.bots))
 
     def to_toml(self) -> dict[str, Any]:
         """The resolved config, as written to ``league.toml``."""

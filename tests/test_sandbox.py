@@ -92,6 +92,37 @@ def test_sandboxed_bot_sees_only_its_own(tmp_path: Path) -> None:
 
 
 @needs_bwrap
+def test_the_results_folder_in_a_bots_own_folder_stays_hidden(tmp_path: Path) -> None:
+    """A bot's folder is shown whole: with the league file and the results beside the bot's
+    script (writing-a-bot.md's layout), the results folder is shown empty."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    folder = tmp_path / "my-bot"
+    folder.mkdir()
+    for name in ("sandbox_probe.py", "_common.py"):
+        shutil.copy(PROBE.parent / name, folder / name)
+    out = folder / "results" / "mine"
+    reads = [f"--read={out / 'league.toml'}", f"--read={out / 'games.jsonl'}"]
+    lists = [f"--list={folder}", f"--list={out}"]
+    probes = reads + lists
+    path = folder / "league.toml"
+    path.write_text(
+        'name = "mine"\nengine = "toy"\nplayers = 2\nrounds = 2\n'
+        "[limits]\nstartup_ms = 10000\n"
+        f'[[bots]]\nname = "probe"\ncmd = "python sandbox_probe.py {" ".join(probes)} {marker}"\n'
+        '[[bots]]\nname = "other"\ncmd = "python -m bots.random"\n'
+    )
+    outcome = trio.run(lambda: run_league(config.load(path), out, jobs=1))
+    log = (out / "logs" / "probe.log").read_text()
+    assert outcome.played == outcome.scheduled == 4
+    listed = dict(re.findall(r"probe: list ok: (\S+): (.*)", log))
+    assert "sandbox_probe.py" in listed[str(folder)], log  # its own folder is in view
+    assert listed[str(out)] == "[]", log  # the results are not
+    for read in reads:
+        assert f"probe: read refused: {read.split('=', 1)[1]}:" in log, log
+    assert processes_left(marker, tmp_path) == []
+
+
+@needs_bwrap
 def test_check_bot_reports_what_the_sandbox_refused(tmp_path: Path) -> None:
     marker = f"m{uuid.uuid4().hex[:8]}"
     command = f"python {PROBE} --read=/etc/shadow --write={ROOT / 'x'} {marker}"

@@ -223,7 +223,7 @@ def _command(spec: BotSpec, mode: str) -> list[str]:
     argv = spec.argv()
     if mode == "bwrap":
         shown = sandbox.python_packages(argv, os.getcwd()) + tuple(_python_path()[1:])
-        argv = sandbox.wrap(argv, disk_mb=spec.limits.disk_mb, packages=shown)
+        argv = sandbox.wrap(argv, disk_mb=spec.limits.disk_mb, packages=shown, hidden=spec.hidden)
     limits = ",".join(f"{which}:{value}" for which, value in _resource_limits(spec.limits))
     return [sys.executable, "-I", "-S", keeper.__file__, limits, "--", *argv]
 

@@ -121,8 +121,12 @@ def resolve(requested: str) -> str:
     return "none"
 
 
-def wrap(argv: list[str], *, disk_mb: int, packages: tuple[str, ...]) -> list[str]:
-    """``argv`` inside the sandbox. ``packages``: folders to show read-only at their paths."""
+def wrap(
+    argv: list[str], *, disk_mb: int, packages: tuple[str, ...], hidden: tuple[str, ...] = ()
+) -> list[str]:
+    """``argv`` inside the sandbox. ``packages``: folders to show read-only at their paths;
+    ``hidden``: folders that stay out of view even inside a shown one (each is an empty
+    folder there: the league's results folder beside a bot's script)."""
     system: list[str] = ["--ro-bind", "/usr", "/usr"]
     for path in _SYSTEM_LINKS:
         if os.path.islink(path):
@@ -137,6 +141,12 @@ def wrap(argv: list[str], *, disk_mb: int, packages: tuple[str, ...]) -> list[st
     early = [path for path in shown if not _below(path, HOME)]
     late = [path for path in shown if _below(path, HOME)]
     binds = [_binds(paths) for paths in (early, late)]
+    covers = [
+        flag
+        for path in map(os.path.normpath, hidden)
+        if any(_below(path, folder) for folder in shown)
+        for flag in ("--perms", "0555", "--tmpfs", path)
+    ]
     namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
     namespaces.append("--unshare-cgroup-try")
     if os.geteuid() == 0:
@@ -166,6 +176,7 @@ def wrap(argv: list[str], *, disk_mb: int, packages: tuple[str, ...]) -> list[st
         "--proc", "/proc",
         "--perms", "1777", "--size", str(disk_mb << 20), "--tmpfs", HOME,
         *binds[1],
+        *covers,
         "--chdir", HOME,
         *namespaces,
         "--die-with-parent",

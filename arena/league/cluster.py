@@ -79,7 +79,7 @@ def run_cluster_league(
     require_dask()
     store, stored, feed = open_league(config, folder, fresh=fresh, say=say, replay=replay)
     try:
-        run = _ClusterRun(config, store, feed, stored, progress)
+        run = _ClusterRun(config.hiding(folder), store, feed, stored, progress)
         with _stop_on_sigterm():
             try:
                 with connect(workers, scheduler) as client:

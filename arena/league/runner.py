@@ -113,7 +113,9 @@ async def run_league(
             "in a league run from a terminal with arena run"
         )
     store, stored, feed = open_league(config, folder, fresh=fresh, say=say, replay=replay)
-    run = _LeagueRun(config, store, feed, stored, progress, transcripts, people, prepare)
+    run = _LeagueRun(
+        config.hiding(folder), store, feed, stored, progress, transcripts, people, prepare
+    )
     try:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async with hosting(spin_s=answer_spin(max(1, jobs))) as host:
