@@ -144,7 +144,7 @@ def wrap(
     covers = [
         flag
         for path in map(os.path.normpath, hidden)
-        if any(_below(path, folder) for folder in shown)
+        if any(path != folder and _below(path, folder) for folder in shown)
         for flag in ("--perms", "0555", "--tmpfs", path)
     ]
     namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
