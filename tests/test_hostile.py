@@ -215,6 +215,8 @@ def test_crash_mid_game_is_crash_and_restarted(tmp_path: Path, reference: Games)
     # One process can crash once: two crashes mean it was restarted for a later game.
     assert verdicts.count({"crash": 1}) >= 2
     assert run.outcome.disqualified == {}
+    notes = [note for record, seat in run.hostile_seats() for note in record.seats[seat].notes]
+    assert any(note.endswith("closed stdout): exit status 1") for note in notes), notes
 
 
 def test_never_answers_hello_is_startup(tmp_path: Path, reference: Games) -> None:
@@ -550,3 +552,13 @@ def test_stderr_log_write_failures_are_counted_not_raised(tmp_path: Path) -> Non
     missing = StderrLog(tmp_path / "no" / "such" / "folder.log", 1000)
     missing.write(b"z")
     assert missing.dropped == 1 and "No such file" in missing.failure
+
+
+def test_an_exit_status_is_told_in_words() -> None:
+    from arena.game.botproc import _exit_status
+
+    assert _exit_status(-11) == "killed by SIGSEGV"
+    assert _exit_status(1) == "exit status 1"
+    assert _exit_status(139) == "exit status 139"  # outside the sandbox: the program's own
+    assert _exit_status(139, sandboxed=True) == "exit status 139: killed by SIGSEGV"
+    assert _exit_status(200, sandboxed=True) == "exit status 200"

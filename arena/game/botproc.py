@@ -280,6 +280,17 @@ class BotProcess:
     _asked_at: float = 0.0
     _unyielded: int = 0  # answers taken by polling since the last checkpoint
 
+    async def exit_words(self) -> str:
+        """How the process ended, for a crash's message ("killed by SIGSEGV", "exit status
+        0"), waiting a moment for it (its output closed: the exit follows); "" while it
+        lives on (it closed its output only)."""
+        with trio.move_on_after(0.5):
+            await self.process.wait()
+        code = self.process.returncode
+        if code is None:
+            return ""
+        return _exit_status(code, sandboxed=self.workdir is None)
+
     async def send(self, message: bytes, deadline: float | None = None) -> None:
         """Send a line; the bot must take it by ``deadline`` (default: within move_ms).
 
@@ -511,12 +522,19 @@ async def _startup_problem(
     return f"no valid 'ready' ({fault.verdict}: {fault})"
 
 
-def _exit_status(code: int) -> str:
+def _exit_status(code: int, *, sandboxed: bool = False) -> str:
+    """An exit status in words. In the sandbox a death by signal N reaches the referee as
+    status 128 + N (bubblewrap passes its child's status on), so there it is named too."""
     if code < 0:
         try:
             return f"killed by {signal.Signals(-code).name}"
         except ValueError:
             return f"killed by signal {-code}"
+    if sandboxed and code > 128:
+        try:
+            return f"exit status {code}: killed by {signal.Signals(code - 128).name}"
+        except ValueError:
+            pass
     return f"exit status {code}"
 
 

@@ -17,7 +17,7 @@ import trio
 
 from arena import protocol
 from arena.config import Limits
-from arena.errors import BotIllegal, BotProtocolError, BotStartup, BotTimeout
+from arena.errors import BotCrash, BotIllegal, BotProtocolError, BotStartup, BotTimeout
 from arena.game.botproc import BotPool, BotProcess
 from arena.sdk import Choose, GameInfo
 from engines.base import Engine, State
@@ -112,6 +112,9 @@ class ProcessSeat:
             note = protocol.chosen_note(answer)
         except BotTimeout:
             raise BotTimeout(f"no answer within {limit_s * 1000:.0f} ms") from None
+        except BotCrash as crash:  # say how the process ended, when it did
+            ended = await self.bot.exit_words()
+            raise BotCrash(f"{crash}: {ended}" if ended else str(crash)) from None
         except (BotProtocolError, BotIllegal):  # a fault: the process is not reused
             self.bot.broken = True
             raise
