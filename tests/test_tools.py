@@ -175,3 +175,20 @@ def test_check_bot_fails_each_hostile_bot_with_the_right_message(name: str, in_r
     assert HOSTILE_MESSAGES[name] in result.output
     assert "bot is NOT compliant" in result.output
     assert processes_with(marker) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Error: ENOENT: no such file or directory, open '/home/me/bot/../weights.json'",
+        "Error: Cannot find module '../lib/pick.js'",
+        "FileNotFoundError: [Errno 2] No such file or directory: 'weights.bin'",
+        "./bot: error while loading shared libraries: libpick.so: cannot open shared object "
+        "file: No such file or directory",
+        "OSError: [Errno 30] Read-only file system: '/home/me/out.txt'",
+    ],
+)
+def test_check_bot_knows_what_a_sandbox_refusal_looks_like(line: str) -> None:
+    from arena.tools.checkbot import DENIED
+
+    assert DENIED.search(line)

@@ -185,9 +185,12 @@ def _stderr_tail(log: StderrLog, note: Callable[..., None], lines: int = 10) -> 
 
 
 # what a program says when the sandbox hides a file, refuses a write or has no network
+# (C library messages, and node's: "ENOENT: no such file or directory", "Cannot find module")
 DENIED = re.compile(
-    r"Permission denied|Read-only file system|No space left on device|Network is unreachable"
-    r"|Temporary failure in name resolution|Operation not permitted|No such file or directory"
+    r"permission denied|read-only file system|no space left on device|network is unreachable"
+    r"|temporary failure in name resolution|operation not permitted|no such file or directory"
+    r"|cannot find module|\b(ENOENT|EACCES|EROFS|ENETUNREACH|EAI_AGAIN)\b",
+    re.IGNORECASE,
 )
 
 
