@@ -157,6 +157,15 @@ def test_selection_is_bounded_and_explains_each_game() -> None:
     assert "worst loss of" in reasons and "upset:" in reasons and " vs " in reasons
 
 
+def test_the_selection_does_not_depend_on_the_order_games_were_stored_in() -> None:
+    """A cluster stores blocks as they finish: the report must pick the same games."""
+    winners = [["a", "b"], ["b", "a"], ["b", "c"], ["c", "b"], ["a", "c"], ["c", "a"]] * 2
+    records = [_record(pair, [1, 2], n, n) for n, pair in enumerate(winners)]
+    standings = compute_standings(records, bootstrap=0)
+    picked = [(r.id, why) for r, why in pick_games(records, standings, 4)]
+    assert [(r.id, why) for r, why in pick_games(records[::-1], standings, 4)] == picked
+
+
 @pytest.fixture
 def league(small_league: Path) -> Path:
     return small_league

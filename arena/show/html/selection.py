@@ -20,7 +20,10 @@ def pick_games(
     records: Sequence[GameRecord], standings: Standings, limit: int
 ) -> list[tuple[GameRecord, str]]:
     """Up to ``limit`` ``(record, why it was chosen)`` pairs, without repeats (a game
-    chosen for two reasons gives both)."""
+    chosen for two reasons gives both). Ties go to the game first in schedule order (table,
+    block, rotation), not in the file's: the same games whatever order they were stored in
+    (``--jobs``, ``--workers``)."""
+    records = sorted(records, key=lambda r: (r.table, r.block, r.rotation, r.id))
     chosen: dict[str, tuple[GameRecord, str]] = {}
 
     def take(record: GameRecord, why: str) -> None:
