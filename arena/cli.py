@@ -211,8 +211,9 @@ def run(
     people = None
     if league.people:
         if workers is not None or scheduler is not None:
+            verb = "plays" if len(league.people) == 1 else "play"
             raise ConfigError(
-                f'{config}: {", ".join(league.people)} (cmd = "human") play at this '
+                f'{config}: {", ".join(league.people)} (cmd = "human") {verb} at this '
                 "terminal; run this league without --workers or --scheduler"
             )
         from arena.show.human import TerminalConsole, human_seats

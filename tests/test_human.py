@@ -139,6 +139,23 @@ def test_ctrl_c_at_the_prompt_stops_the_game_on_a_line_of_its_own() -> None:
     assert "Aborted!" not in said
 
 
+def test_a_league_with_a_person_is_refused_on_a_cluster(tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="the cluster needs Dask")
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    config = tmp_path / "people.toml"
+    config.write_text(
+        'name = "p"\nengine = "space-five"\nplayers = 2\n'
+        '[[bots]]\nname = "ann"\ncmd = "human"\n'
+        '[[bots]]\nname = "bot"\ncmd = "python -m bots.random"\n'
+    )
+    result = CliRunner().invoke(main, ["run", str(config), "--workers", "1"])
+    assert result.exit_code == 2, result.output
+    assert 'ann (cmd = "human") plays at this terminal; run this league without' in result.output
+
+
 def test_a_league_seats_a_person_and_stores_their_games(tmp_path: Path) -> None:
     config = tmp_path / "people.toml"
     config.write_text(
