@@ -731,7 +731,7 @@ class LittleEverdellState(GameState):
             else:
                 card = CARD_OF[uid]
                 text = f"{card_label(uid)} cost {cost_text(card)}: {ability_text(card)}"
-            lines += textwrap.wrap(f"  {slot}. {text}{mark}", 100, subsequent_indent="     ")
+            lines += textwrap.wrap(f"  slot {slot}: {text}{mark}", 100, subsequent_indent="    ")
         hidden = "" if seat is None else ", face down (order hidden)"
         lines.append(f"Deck: {len(self.deck)} cards{hidden}")
         if seat is None and self.deck:
