@@ -19,7 +19,8 @@ COLUMNS = 13  # slots side by side in one band: 6 + 13 * 7 = 97 columns of text
 LEGEND = "\n".join(
     textwrap.wrap(
         "legend: ===== and | are walls, ----- and : open sides; Cn = an awake cat of seat n on "
-        "a seam, zzn = a sleeping cat of seat n, Pr = a Princess; toys: y yarn, m mouse, "
+        "a seam, zzn = a sleeping cat of seat n (the card id below it, Cn-k, is the one a "
+        "Princess names), Pr = a Princess; toys: y yarn, m mouse, "
         "f fish, p feather, * special toy, ! spray bottle",
         100,
     )
