@@ -583,6 +583,25 @@ def test_a_bot_answering_another_version_is_refused(tmp_path: Path, here: Path) 
     assert fresh.exit_code == 0 and "12 games played, 0 already stored" in fresh.output
 
 
+def test_a_module_bot_is_the_same_bot_from_any_folder(
+    tmp_path: Path, here: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m bots.random`` names its module in ``bots.toml`` whether ``arena run``
+    starts in the project (the module on the bot's ``PYTHONPATH``) or elsewhere (found as
+    the interpreter finds it: here on ``sys.path``, as an installed package is)."""
+    assert run(tmp_path, league()).exit_code == 0
+    recorded = (tmp_path / "out" / "bots.toml").read_text()
+    assert str(ROOT / "bots" / "random.py") in recorded
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    monkeypatch.setattr(sys, "path", [*sys.path, str(ROOT)])
+    again = run(tmp_path, league())
+    assert again.exit_code == 0, again.output
+    assert "0 games played, 12 already stored" in again.output
+    assert (tmp_path / "out" / "bots.toml").read_text() == recorded
+
+
 def test_replay_bot_must_name_a_bot(tmp_path: Path, here: Path) -> None:
     one_error_line(run(tmp_path, league(), "--replay-bot", "zz"), "--replay-bot zz: no bot")
 

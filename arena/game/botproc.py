@@ -222,13 +222,13 @@ def _command(spec: BotSpec, mode: str) -> list[str]:
     """The bot's command, under the sandbox if ``mode`` says so, under its keeper."""
     argv = spec.argv()
     if mode == "bwrap":
-        shown = sandbox.python_packages(argv, os.getcwd()) + tuple(_python_path()[1:])
+        shown = sandbox.python_packages(argv, os.getcwd()) + tuple(python_path()[1:])
         argv = sandbox.wrap(argv, disk_mb=spec.limits.disk_mb, packages=shown, hidden=spec.hidden)
     limits = ",".join(f"{which}:{value}" for which, value in _resource_limits(spec.limits))
     return [sys.executable, "-I", "-S", keeper.__file__, limits, "--", *argv]
 
 
-def _python_path() -> list[str]:
+def python_path() -> list[str]:
     """The bot's ``PYTHONPATH``: the arena's folder first, then the referee's own entries."""
     return [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
 
@@ -241,7 +241,7 @@ def _bot_environment(home: str) -> dict[str, str]:
     """
     keep = ("PATH", "LANG", "LC_ALL", "TZ", "VIRTUAL_ENV", "SYSTEMROOT")
     env = {key: os.environ[key] for key in keep if key in os.environ}
-    env["PYTHONPATH"] = os.pathsep.join(_python_path())
+    env["PYTHONPATH"] = os.pathsep.join(python_path())
     env["HOME"] = home
     env["TMPDIR"] = home
     env["PYTHONUNBUFFERED"] = "1"

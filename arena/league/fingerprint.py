@@ -3,20 +3,26 @@
 A bot's fingerprint is the executable its command runs (resolved on ``PATH``), a content
 hash of every file its command names (the script, a ``python -m`` module, data files given
 as arguments) and the name and version it answers ``ready`` with. ``arena run`` records
-them in ``bots.toml`` of the results folder and compares them on the next run.
+them in ``bots.toml`` of the results folder and compares them on the next run. The module
+of ``python -m`` is the file the bot runs, found as the bot finds it (:func:`module_file`),
+so the folder ``arena run`` starts in does not change the fingerprint.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import pkgutil
 import shutil
-from importlib.machinery import PathFinder
+import sys
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec, PathFinder
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from arena.config import HUMAN, BotSpec
+from arena.game.botproc import python_path
 
 
 def fingerprint(bot: BotSpec) -> dict[str, Any]:
@@ -39,7 +45,7 @@ def named_files(argv: list[str]) -> list[Path]:
     found: list[Path] = []
     for previous, arg in pairwise(argv):
         if previous == "-m":
-            module = module_file(arg)
+            module = module_file(arg, own_interpreter=argv[0] == sys.executable)
             if module is not None:
                 found.append(module)
         elif arg.startswith("/") and _is_file(arg):
@@ -47,23 +53,97 @@ def named_files(argv: list[str]) -> list[Path]:
     return found
 
 
-def module_file(name: str) -> Path | None:
-    """The file ``python -m name`` runs in a bot (whose ``PYTHONPATH`` holds this folder)."""
-    roots = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    search: list[str] | None = [os.getcwd(), *roots]
-    spec = None
-    for part in name.split("."):
-        spec = PathFinder.find_spec(part, search)
+def module_file(name: str, own_interpreter: bool = True) -> Path | None:
+    """The file ``python -m name`` runs in a bot (a package's ``__main__``), if any.
+
+    It is found as the bot's interpreter finds it: the bot's ``PYTHONPATH`` first (the
+    folder the arena runs in, then the arena's own ``PYTHONPATH``), then, when the bot runs
+    the arena's own interpreter, that interpreter's search: its meta path finders (an
+    editable install's) and ``sys.path`` (site-packages). Another interpreter (a bot's own
+    virtual environment) is searched on the bot's ``PYTHONPATH`` only: the arena cannot
+    see that interpreter's search without starting it.
+
+    Nothing of the bot is imported: the import system's own walk
+    (:func:`importlib.util.find_spec`) imports every parent package of a dotted name, which
+    would run the bot's ``__init__.py`` (any code) in the arena process; here each part is
+    asked of the finders with its parent's search locations instead, as the import system
+    asks them. Only the finders already installed in the arena run.
+    """
+    # sys.path[0] is the arena's own script folder; the bot's is its empty working folder
+    path = [*python_path(), *(sys.path[1:] if own_interpreter else [])]
+    finders = sys.meta_path if own_interpreter else [PathFinder]
+    spec = _find_spec(name, path, finders)
+    if spec is not None and spec.submodule_search_locations is not None:
+        spec = _find_spec(f"{name}.__main__", path, finders)  # a package runs its __main__
+    if spec is None or not spec.has_location or spec.origin is None:
+        return None  # not found, built in, frozen, or a namespace package without __main__
+    return Path(spec.origin)
+
+
+def _find_spec(name: str, path: list[str], finders: Sequence[Any]) -> ModuleSpec | None:
+    """The spec the import system finds for ``name``, its parent packages left unimported.
+
+    ``path`` stands for ``sys.path`` of the bot's interpreter: :class:`PathFinder` searches
+    it for a top-level name; a submodule is searched in its parent's search locations.
+    """
+    spec: ModuleSpec | None = None
+    parts = name.split(".")
+    for depth in range(1, len(parts) + 1):
+        if spec is not None and spec.submodule_search_locations is None:
+            return None  # a module that is no package has no submodules
+        within = None if spec is None else list(spec.submodule_search_locations or [])
+        spec = _ask_finders(".".join(parts[:depth]), within, path, finders)
         if spec is None:
             return None
-        locations = spec.submodule_search_locations
-        search = list(locations) if locations is not None else None
-    if spec is None:
+    return spec
+
+
+def _ask_finders(
+    fullname: str, within: list[str] | None, path: list[str], finders: Sequence[Any]
+) -> ModuleSpec | None:
+    """The first spec a finder gives, in the import system's order (``within``: the parent
+    package's search locations, None for a top-level name)."""
+    for finder in finders:
+        if finder is PathFinder:
+            spec = _path_spec(fullname, path if within is None else within)
+        else:
+            spec = _meta_spec(finder, fullname, within)
+        if spec is not None:
+            return spec
+    return None
+
+
+def _path_spec(fullname: str, entries: list[str]) -> ModuleSpec | None:
+    """What :class:`PathFinder` finds for ``fullname`` in ``entries``: the first module or
+    regular package, else a namespace package of every portion (built here, since
+    ``PathFinder`` builds it only when the parent package is imported)."""
+    portions: list[str] = []
+    for entry in entries:
+        finder = pkgutil.get_importer(entry)
+        spec = finder.find_spec(fullname) if finder is not None else None
+        if spec is not None and spec.loader is not None:
+            return spec
+        if spec is not None:
+            portions.extend(spec.submodule_search_locations or [])
+    if not portions:
         return None
-    if spec.submodule_search_locations is not None:  # a package runs its __main__
-        main = Path(next(iter(spec.submodule_search_locations))) / "__main__.py"
-        return main if main.is_file() else None
-    return Path(spec.origin) if spec.origin and spec.origin != "built-in" else None
+    namespace = ModuleSpec(fullname, None, is_package=True)
+    namespace.submodule_search_locations = portions
+    return namespace
+
+
+def _meta_spec(finder: Any, fullname: str, within: list[str] | None) -> ModuleSpec | None:
+    """What a meta path finder other than :class:`PathFinder` gives for ``fullname``.
+
+    A finder may count on the parent package being imported (an editable install's hands a
+    child to ``PathFinder``, which fails so for a namespace package); its failure is taken
+    for "not found here".
+    """
+    try:
+        spec: ModuleSpec | None = finder.find_spec(fullname, within)
+    except Exception:
+        return None
+    return spec
 
 
 def changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:

@@ -1,0 +1,99 @@
+"""A ``python -m`` bot's fingerprint names the file the bot runs, wherever ``arena run`` is
+started from: found on the bot's ``PYTHONPATH`` and then as its interpreter finds it, with
+nothing of the bot imported into the arena."""
+
+from __future__ import annotations
+
+import sys
+from importlib.machinery import ModuleSpec
+from importlib.util import spec_from_file_location
+from pathlib import Path
+
+import pytest
+
+from arena.league.fingerprint import module_file, named_files
+
+
+@pytest.fixture
+def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty folder to run from, and no ``PYTHONPATH``: the bot's path holds nothing."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    return folder
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder at the end of ``sys.path``, as site-packages is."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    monkeypatch.setattr(sys, "path", [*sys.path, str(folder)])
+    return folder
+
+
+def bot_package(root: Path, init: str = "") -> Path:
+    """The package ``fpbots`` under ``root`` with the bot module ``mine``; the module's path."""
+    (root / "fpbots").mkdir(parents=True)
+    (root / "fpbots" / "__init__.py").write_text(init)
+    bot = root / "fpbots" / "mine.py"
+    bot.write_text("print('ready')\n")
+    return bot
+
+
+def test_a_module_on_the_interpreters_own_path_is_named(elsewhere: Path, site: Path) -> None:
+    bot = bot_package(site)
+    assert module_file("fpbots.mine") == bot
+    assert named_files([sys.executable, "-m", "fpbots.mine"]) == [bot]
+
+
+def test_a_module_an_installs_finder_knows_is_named(
+    elsewhere: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editable install puts a finder on ``sys.meta_path``, not a folder on the path."""
+    bot = bot_package(tmp_path / "checkout")
+
+    class InstallFinder:
+        @staticmethod
+        def find_spec(name: str, path: object = None, target: object = None) -> ModuleSpec | None:
+            init = tmp_path / "checkout" / "fpbots" / "__init__.py"
+            return spec_from_file_location(name, init) if name == "fpbots" else None
+
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, InstallFinder])
+    assert module_file("fpbots.mine") == bot
+
+
+def test_the_bots_path_comes_first(elsewhere: Path, site: Path) -> None:
+    bot_package(site)
+    mine = bot_package(elsewhere)  # the folder the arena runs in: first on the bot's path
+    assert module_file("fpbots.mine") == mine
+
+
+def test_a_package_is_not_imported_to_find_its_module(elsewhere: Path, site: Path) -> None:
+    bot = bot_package(site, init="raise SystemExit('the bot ran in the arena')\n")
+    (site / "fpbots" / "__main__.py").write_text("")
+    assert module_file("fpbots.mine") == bot
+    assert module_file("fpbots") == site / "fpbots" / "__main__.py"
+    assert "fpbots" not in sys.modules
+
+
+def test_a_namespace_packages_module_is_named(elsewhere: Path, site: Path) -> None:
+    (site / "fpspace" / "inner").mkdir(parents=True)
+    (site / "fpspace" / "inner" / "bot.py").write_text("")
+    assert module_file("fpspace.inner.bot") == site / "fpspace" / "inner" / "bot.py"
+    assert module_file("fpspace.inner") is None  # a namespace package has no __main__
+
+
+def test_what_runs_no_file_names_none(elsewhere: Path, site: Path) -> None:
+    bot_package(site)
+    for name in ("fpbots.nothing", "fpbots.mine.deeper", "fpbots", "sys", "fpnothing"):
+        assert module_file(name) is None, name
+
+
+def test_another_interpreter_is_searched_on_the_bots_path_only(elsewhere: Path, site: Path) -> None:
+    """The arena's own search is not another interpreter's (a bot's virtual environment)."""
+    bot_package(site)
+    assert named_files(["/opt/other/bin/python3", "-m", "fpbots.mine"]) == []
+    mine = bot_package(elsewhere)
+    assert named_files(["/opt/other/bin/python3", "-m", "fpbots.mine"]) == [mine]
