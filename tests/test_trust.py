@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 import tracemalloc
 import uuid
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tomli_w
 from click.testing import CliRunner, Result
 
 from arena.cli import DISQUALIFIED_EXIT, main
@@ -600,6 +602,30 @@ def test_a_module_bot_is_the_same_bot_from_any_folder(
     assert again.exit_code == 0, again.output
     assert "0 games played, 12 already stored" in again.output
     assert (tmp_path / "out" / "bots.toml").read_text() == recorded
+
+
+def test_a_file_an_earlier_arena_did_not_record_is_recorded_with_a_note(
+    tmp_path: Path, here: Path
+) -> None:
+    """An earlier arena run from another folder recorded no file for ``python -m``: the
+    module named now is no change anyone made; it is recorded, and the run says so."""
+    assert run(tmp_path, league()).exit_code == 0
+    bots_toml = tmp_path / "out" / "bots.toml"
+    recorded = bots_toml.read_text()
+    earlier = tomllib.loads(recorded)
+    for entry in earlier.values():
+        entry["files"] = {}
+    bots_toml.write_text(tomli_w.dumps(earlier))
+
+    again = run(tmp_path, league())
+    assert again.exit_code == 0, again.output
+    assert "0 games played, 12 already stored" in again.output
+    assert f"bot 'a': its 8 stored games were played before bots.toml recorded {ROOT}" in (
+        again.output
+    )
+    assert "--replay-bot a plays its games again" in again.output
+    assert bots_toml.read_text() == recorded
+    assert "bot 'a'" not in run(tmp_path, league()).output  # said once
 
 
 def test_replay_bot_must_name_a_bot(tmp_path: Path, here: Path) -> None:

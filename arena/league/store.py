@@ -365,10 +365,7 @@ def changed_bots(
     replay: frozenset[str],
 ) -> list[str]:
     """A line for each bot with stored games whose fingerprint changed."""
-    played: dict[str, int] = {}
-    for record in stored:
-        for bot in set(record.seating):
-            played[bot] = played.get(bot, 0) + 1
+    played = _played(stored)
     said = []
     for name, fingerprint in now.items():
         old = recorded.get(name)
@@ -382,8 +379,50 @@ def changed_bots(
     return said
 
 
+def unrecorded_files(
+    stored: list[GameRecord],
+    recorded: Mapping[str, Mapping[str, Any]],
+    now: Mapping[str, Mapping[str, Any]],
+    replay: frozenset[str],
+) -> list[str]:
+    """A note for each bot with stored games whose fingerprint recorded no file but names
+    one now: a folder of an earlier arena, which found a ``python -m`` module only in the
+    folder it ran in and on ``PYTHONPATH``. Such a bot is not refused (:func:`_same`)."""
+    played = _played(stored)
+    said = []
+    for name, fingerprint in now.items():
+        old = recorded.get(name)
+        if name in replay or old is None or not played.get(name) or old.get("files"):
+            continue
+        if fingerprint.get("files") and _same(old, fingerprint):
+            said.append(
+                f"warning: bot {name!r}: its {played[name]} stored games were played before "
+                f"{BOTS} recorded {', '.join(sorted(fingerprint['files']))} (an earlier arena "
+                "found no file for its command there); recorded now, so a change from now on "
+                f"is noticed, one before cannot be (--replay-bot {name} plays its games again)"
+            )
+    return said
+
+
+def _played(stored: list[GameRecord]) -> dict[str, int]:
+    """Bot -> how many stored games it played."""
+    played: dict[str, int] = {}
+    for record in stored:
+        for bot in set(record.seating):
+            played[bot] = played.get(bot, 0) + 1
+    return played
+
+
 def _same(old: Mapping[str, Any], new: Mapping[str, Any] | None) -> bool:
-    return new is not None and all(old.get(k) == new.get(k) for k in ("executable", "files"))
+    """Whether a bot is the one its recorded fingerprint ``old`` describes: the same
+    executable and files. A fingerprint that recorded no file has none to compare, as a bot
+    with no fingerprint has none: its executable is compared (an earlier arena recorded no
+    file for a ``python -m`` module found outside the folder it ran in)."""
+    return (
+        new is not None
+        and old.get("executable") == new.get("executable")
+        and (not old.get("files") or old.get("files") == new.get("files"))
+    )
 
 
 class ResultsDir:
@@ -454,6 +493,9 @@ class ResultsDir:
         if changed:
             self.close()
             raise ResultsError(f"{self.folder}: {'; '.join(changed)}")
+        for note in unrecorded_files(stored, recorded, bots, replay):
+            if warn is not None:
+                warn(note)
         self.replace_bots(set(replay))
         write_toml(league_path, league)
         played = {bot for record in stored for bot in record.seating} - replay
