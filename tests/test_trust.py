@@ -210,6 +210,20 @@ def test_a_bot_path_is_relative_to_the_league_file(tmp_path: Path, here: Path) -
     assert len(lines(tmp_path / "out")) == 12
 
 
+def test_python_and_python3_are_one_command(tmp_path: Path, here: Path) -> None:
+    """Both run the arena's interpreter: the same bot; another argument is another bot."""
+    assert run(tmp_path, league()).exit_code == 0
+    again = run(tmp_path, league(cmd="python3 -m bots.random"))
+    assert again.exit_code == 0, again.output
+    assert "0 games played, 12 already stored" in again.output
+    refused = run(tmp_path, league(cmd="python3 -m bots.random --seed 1"))
+    one_error_line(
+        refused,
+        "bot 'a' command: 'python3 -m bots.random' -> 'python3 -m bots.random --seed 1'",
+        "--replay-bot a",
+    )
+
+
 def test_a_missing_script_is_refused_before_any_game(tmp_path: Path, here: Path) -> None:
     result = run(tmp_path, league(cmd="python iter/mybot.py"))
     one_error_line(result, "bots[0].cmd: no such file: 'iter/mybot.py'", str(tmp_path))

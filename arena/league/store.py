@@ -26,6 +26,7 @@ import fcntl
 import json
 import os
 import pickle
+import shlex
 import shutil
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
@@ -37,6 +38,7 @@ from typing import IO, Any, TypeVar
 import orjson
 import tomli_w
 
+from arena.config import BotSpec
 from arena.errors import RecordError, ResultsError
 from arena.forked import Forked, second_core
 from arena.game.spec import block_seed
@@ -325,12 +327,27 @@ def incomparable(
     old_cmds = {b["name"]: b["cmd"] for b in stored.get("bots", [])}
     for bot in new.get("bots", []):
         old = old_cmds.get(bot["name"])
-        if old is not None and old != bot["cmd"] and bot["name"] not in replay:
+        if old is not None and not _runs_the_same(old, bot["cmd"]) and bot["name"] not in replay:
             changes.append(
                 f"bot {bot['name']!r} command: {old!r} -> {bot['cmd']!r} (or --replay-bot "
                 f"{bot['name']} to play its games again)"
             )
     return changes
+
+
+def _runs_the_same(old: str, new: str) -> bool:
+    """Whether two commands of ``league.toml`` run the same program with the same arguments:
+    the same text, or the same argv once a leading ``python`` or ``python3`` is the arena's
+    own interpreter (:meth:`~arena.config.BotSpec.argv`; a change of that interpreter is the
+    fingerprint's)."""
+    try:
+        return old == new or _argv(old) == _argv(new)
+    except ValueError:  # a hand-edited command that no longer splits, or an empty one
+        return False
+
+
+def _argv(cmd: str) -> list[str]:
+    return BotSpec("", tuple(shlex.split(cmd))).argv()
 
 
 def unlike_games(stored: list[GameRecord], new: Mapping[str, Any]) -> list[str]:
