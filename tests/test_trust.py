@@ -454,6 +454,31 @@ def test_a_damaged_league_file_is_one_line(tmp_path: Path, here: Path, damage: s
         one_error_line(arena("standings", str(out)), "league.toml")
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("bots", 3, "bots = 3 is not a list of tables"),
+        ("seed", "x", "seed = 'x' is not an integer"),
+        ("players", [2, "3"], "players = [2, '3'] is not a list of integers"),
+        ("bots", [{"name": "a"}], "bots[0].cmd is missing"),
+        ("limits", {"move_ms": "fast"}, "limits = {'move_ms': 'fast'} is not a table of integers"),
+    ],
+)
+def test_a_league_file_with_a_field_of_the_wrong_type_is_damaged(
+    tmp_path: Path, here: Path, field: str, value: Any, said: str
+) -> None:
+    """An edited ``league.toml`` whose field holds the wrong type is a damaged file, in one
+    line naming the field, for every command that reads it (not a traceback, and not a
+    standings table of 0 games)."""
+    assert run(tmp_path, league()).exit_code == 0
+    out = tmp_path / "out"
+    path = out / "league.toml"
+    path.write_text(tomli_w.dumps({**tomllib.loads(path.read_text()), field: value}))
+    for command in (["standings", str(out)], ["report", str(out)]):
+        one_error_line(arena(*command), f"{path}: damaged: {said}", "delete it and run")
+    one_error_line(run(tmp_path, league()), f"{path}: damaged: {said}")
+
+
 def test_a_page_for_a_folder_that_does_not_exist_is_one_line(tmp_path: Path, here: Path) -> None:
     assert run(tmp_path, league()).exit_code == 0
     out, page = str(tmp_path / "out"), str(tmp_path / "nope" / "page.html")

@@ -26,6 +26,7 @@ import fcntl
 import json
 import os
 import pickle
+import reprlib
 import shlex
 import shutil
 import tomllib
@@ -33,7 +34,7 @@ from collections.abc import Callable, Iterator, Mapping
 from functools import cache, partial
 from operator import itemgetter
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, NamedTuple, TypeVar
 
 import orjson
 import tomli_w
@@ -284,13 +285,116 @@ def read_league(folder: Path) -> dict[str, Any]:
     path = folder / LEAGUE
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
+            league = tomllib.load(handle)
     except FileNotFoundError:
         raise ResultsError(f"{folder}: not a results folder (no {LEAGUE})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ResultsError(f"{path}: damaged: {exc}") from None
     except OSError as exc:
         raise ResultsError(f"{path}: cannot read: {_reason(exc)}") from None
+    wrong = wrong_field(league)
+    if wrong is not None:
+        raise ResultsError(
+            f"{path}: damaged: {wrong}; correct it, or delete it and run the league again "
+            "(its stored games are then checked against the league file)"
+        )
+    return league
+
+
+class _Kind(NamedTuple):
+    """What a field of ``league.toml`` holds: in words, and the test of a value."""
+
+    words: str
+    fits: Callable[[Any], bool]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return _is_int(value) or isinstance(value, float)
+
+
+def _is_str(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_table(value: Any) -> bool:
+    return isinstance(value, dict)
+
+
+def _list_of(fits: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: isinstance(value, list) and all(map(fits, value))
+
+
+def _table_of(fits: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: _is_table(value) and all(map(fits, value.values()))
+
+
+_STRING = _Kind("a string", _is_str)
+_INTEGER = _Kind("an integer", _is_int)
+_NUMBER = _Kind("a number", _is_number)
+_TABLE = _Kind("a table", _is_table)
+_LIMITS = _Kind("a table of integers", _table_of(_is_int))
+
+# The fields of ``league.toml`` that are read back, by what they hold. A top-level field may
+# be missing (what reads the file copes); a bot needs its name and command, the test every
+# field.
+_LEAGUE_FIELDS = {
+    "name": _STRING,
+    "engine": _STRING,
+    "engine_version": _STRING,
+    "players": _Kind("a list of integers", _list_of(_is_int)),
+    "mode": _STRING,
+    "rounds": _INTEGER,
+    "seed": _INTEGER,
+    "options": _TABLE,
+    "limits": _LIMITS,
+    "policy": _Kind("a table of strings", _table_of(_is_str)),
+    "bots": _Kind("a list of tables", _list_of(_is_table)),
+    "sandbox": _STRING,
+    "candidate": _STRING,
+    "sprt": _TABLE,
+}
+_BOT_FIELDS = {"name": _STRING, "cmd": _STRING, "limits": _LIMITS}
+_SPRT_FIELDS = {
+    "candidate": _STRING,
+    "opponent": _STRING,
+    "elo0": _NUMBER,
+    "elo1": _NUMBER,
+    "alpha": _NUMBER,
+    "beta": _NUMBER,
+    "max_blocks": _INTEGER,
+    "fillers": _Kind("a list of strings", _list_of(_is_str)),
+}
+
+
+def wrong_field(league: Mapping[str, Any]) -> str | None:
+    """The first field of a ``league.toml`` that does not hold what it should, in words
+    (``seed = 'x' is not an integer``); None when every field does."""
+    return next(_wrong_fields(league), None)
+
+
+def _wrong_fields(league: Mapping[str, Any]) -> Iterator[str]:
+    yield from _wrong(league, _LEAGUE_FIELDS, "", required=())
+    for number, bot in enumerate(league.get("bots", [])):
+        yield from _wrong(bot, _BOT_FIELDS, f"bots[{number}].", required=("name", "cmd"))
+    if "sprt" in league:
+        yield from _wrong(league["sprt"], _SPRT_FIELDS, "sprt.", required=tuple(_SPRT_FIELDS))
+
+
+def _wrong(
+    table: Mapping[str, Any], kinds: Mapping[str, _Kind], prefix: str, required: tuple[str, ...]
+) -> Iterator[str]:
+    """Each key of ``kinds`` that ``table`` holds something else in, or lacks though it is
+    ``required``, in words."""
+    for key, kind in kinds.items():
+        if key not in table:
+            if key in required:
+                yield f"{prefix}{key} is missing"
+        elif not kind.fits(table[key]):
+            yield f"{prefix}{key} = {reprlib.repr(table[key])} is not {kind.words}"
 
 
 def write_standings_file(folder: Path, standings: Mapping[str, Any]) -> None:
