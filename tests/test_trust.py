@@ -183,6 +183,53 @@ def test_a_table_named_in_another_order_is_counted_and_rated_alike(
     assert f"{games} games in" in (tmp_path / "r.html").read_text()
 
 
+def test_another_clock_or_policy_is_refused_naming_each_key(tmp_path: Path, here: Path) -> None:
+    """Games played under another clock, caps or policy are not mixed with the stored ones:
+    the run is refused before any game, naming each key with its old and new value."""
+    assert run(tmp_path, league(rounds=2)).exit_code == 0
+    before = (tmp_path / "out" / "games.jsonl").read_bytes()
+    league_toml = (tmp_path / "out" / "league.toml").read_text()
+    rules = '[limits]\nmove_ms = 1\nbank_ms = 1\n[policy]\ntimeout = "forfeit"\n'
+    refused = run(tmp_path, league(rounds=3, extra=rules))
+    one_error_line(
+        refused,
+        "holds games of a different league (limits.move_ms: 1000 -> 1; "
+        "limits.bank_ms: 10000 -> 1; policy.timeout: 'random' -> 'forfeit')",
+        "use --fresh to discard them or --out to write elsewhere",
+    )
+    assert (tmp_path / "out" / "games.jsonl").read_bytes() == before
+    assert (tmp_path / "out" / "league.toml").read_text() == league_toml
+    fresh = run(tmp_path, league(rounds=3, extra=rules), "--fresh")
+    assert fresh.exit_code == 0 and "18 games played, 0 already stored" in fresh.output
+
+
+def test_a_bots_own_limits_changed_is_refused_until_replayed(tmp_path: Path, here: Path) -> None:
+    own = '[[bots]]\nname = "a"\ncmd = "{BOT}"\nlimits = {{memory_mb = {mb}}}\n'
+    assert run(tmp_path, league(("b", "c")) + own.format(BOT=BOT, mb=2048)).exit_code == 0
+    changed = league(("b", "c")) + own.format(BOT=BOT, mb=4096)
+    one_error_line(
+        run(tmp_path, changed),
+        "bot 'a' limits.memory_mb: 2048 -> 4096 (or --replay-bot a to play its games again)",
+    )
+    replayed = run(tmp_path, changed, "--replay-bot", "a")
+    assert replayed.exit_code == 0 and "8 games played, 4 already stored" in replayed.output
+
+
+def test_limits_that_cannot_change_a_game_may_change(tmp_path: Path, here: Path) -> None:
+    """``bye_ms``, ``stderr_bytes`` and ``sandbox`` are free; a folder whose ``league.toml``
+    predates a key (here: it has no [limits] or [policy]) opens when the key is at its
+    default."""
+    assert run(tmp_path, league()).exit_code == 0
+    free = 'sandbox = "none"\n[limits]\nbye_ms = 50\nstderr_bytes = 100\n'
+    again = run(tmp_path, league(extra=free))
+    assert again.exit_code == 0 and "0 games played, 12 already stored" in again.output
+    path = tmp_path / "out" / "league.toml"
+    older = tomllib.loads(path.read_text())
+    del older["limits"], older["policy"]
+    path.write_text(tomli_w.dumps(older))
+    assert "0 games played, 12 already stored" in run(tmp_path, league(extra=free)).output
+
+
 def test_a_huge_schedule_is_made_lazily_and_counted_first(tmp_path: Path, toy_engine: str) -> None:
     from arena import config
 

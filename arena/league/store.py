@@ -31,6 +31,7 @@ import shlex
 import shutil
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import asdict
 from functools import cache, partial
 from operator import itemgetter
 from pathlib import Path
@@ -39,7 +40,7 @@ from typing import IO, Any, NamedTuple, TypeVar
 import orjson
 import tomli_w
 
-from arena.config import BotSpec
+from arena.config import RESOURCE_KEYS, BotSpec, Limits, Policy
 from arena.errors import RecordError, ResultsError
 from arena.forked import Forked, second_core
 from arena.game.spec import block_seed
@@ -57,6 +58,13 @@ REPLACED = "games.replaced.jsonl"
 
 # Config keys whose change makes stored games incomparable with new ones.
 _IDENTITY_KEYS = ("engine", "engine_version", "options", "seed", "mode")
+# So does a change of the clock, caps ([limits], a bot's own limits) or [policy], but for
+# two limits that cannot change a game: bye_ms acts once the games of a process are over,
+# stderr_bytes only caps the log. (sandbox may change too: what a bot can reach, not its
+# games' rules; "auto" already differs from machine to machine.)
+_FREE_LIMITS = ("bye_ms", "stderr_bytes")
+_DEFAULT_LIMITS = asdict(Limits())
+_DEFAULT_POLICY = asdict(Policy())
 
 
 Warn = Callable[[str], None]
@@ -422,21 +430,57 @@ def _reason(exc: OSError) -> str:
 def incomparable(
     stored: Mapping[str, Any], new: Mapping[str, Any], replay: frozenset[str] = frozenset()
 ) -> list[str]:
-    """What changed between two resolved configs that makes their games incomparable."""
+    """What changed between two resolved configs that makes their games incomparable: a
+    key of the league, its clock, caps or policy, or a bot's command or own caps (not of
+    the bots in ``replay``, whose games are played again)."""
     changes = [
         f"{key}: {stored.get(key)!r} -> {new.get(key)!r}"
         for key in _IDENTITY_KEYS
         if stored.get(key) != new.get(key)
     ]
-    old_cmds = {b["name"]: b["cmd"] for b in stored.get("bots", [])}
+    old_rules, new_rules = _rules(stored), _rules(new)
+    changes += _changed(old_rules, new_rules)
+    same = {key for key, value in new_rules.items() if old_rules.get(key) == value}
+    old_bots = {bot["name"]: bot for bot in stored.get("bots", [])}
     for bot in new.get("bots", []):
-        old = old_cmds.get(bot["name"])
-        if old is not None and not _runs_the_same(old, bot["cmd"]) and bot["name"] not in replay:
-            changes.append(
-                f"bot {bot['name']!r} command: {old!r} -> {bot['cmd']!r} (or --replay-bot "
-                f"{bot['name']} to play its games again)"
-            )
+        name = bot["name"]
+        if name not in old_bots or name in replay:
+            continue
+        old = old_bots[name]
+        same_cmd = _runs_the_same(old["cmd"], bot["cmd"])
+        said = [] if same_cmd else _changed({"command": old["cmd"]}, {"command": bot["cmd"]})
+        before, after = _caps(stored, old), _caps(new, bot)
+        said += _changed(before, {key: after[key] for key in after if key in same})
+        changes += [
+            f"bot {name!r} {change} (or --replay-bot {name} to play its games again)"
+            for change in said
+        ]
     return changes
+
+
+def _rules(league: Mapping[str, Any]) -> dict[str, Any]:
+    """The clock, caps and policy a league's games are played under, as ``limits.KEY`` and
+    ``policy.KEY``; a key an older ``league.toml`` lacks is at its default."""
+    limits = {**_DEFAULT_LIMITS, **league.get("limits", {})}
+    policy = {**_DEFAULT_POLICY, **league.get("policy", {})}
+    rules = {f"limits.{key}": value for key, value in limits.items() if key not in _FREE_LIMITS}
+    return rules | {f"policy.{key}": value for key, value in policy.items()}
+
+
+def _caps(league: Mapping[str, Any], bot: Mapping[str, Any]) -> dict[str, Any]:
+    """The caps a bot's processes run under, as ``limits.KEY``: the league's, overridden by
+    the bot's own ``limits``."""
+    limits = {**_DEFAULT_LIMITS, **league.get("limits", {}), **bot.get("limits", {})}
+    return {f"limits.{key}": limits[key] for key in RESOURCE_KEYS if key not in _FREE_LIMITS}
+
+
+def _changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """``KEY: old -> new`` for each key of ``new`` whose value is not the one in ``old``."""
+    return [
+        f"{key}: {old.get(key)!r} -> {value!r}"
+        for key, value in new.items()
+        if old.get(key) != value
+    ]
 
 
 def _runs_the_same(old: str, new: str) -> bool:
