@@ -714,6 +714,37 @@ def test_a_file_an_earlier_arena_did_not_record_is_recorded_with_a_note(
     assert "bot 'a'" not in run(tmp_path, league()).output  # said once
 
 
+@pytest.mark.parametrize("change", ["file", "command", "command, old bots.toml"])
+def test_a_bot_that_comes_back_changed_is_refused(tmp_path: Path, here: Path, change: str) -> None:
+    """A bot taken out of the league keeps its entry in bots.toml while its games are
+    stored: when it comes back changed, it is refused as if it had never left (also in a
+    folder whose bots.toml was written before entries kept the bot's command)."""
+    cfg = own_bot_league(tmp_path)
+    text = cfg.read_text()
+    assert run_file(cfg).exit_code == 0
+    bots_toml = tmp_path / "out" / "bots.toml"
+    if change == "command, old bots.toml":
+        entries = tomllib.loads(bots_toml.read_text())
+        for entry in entries.values():
+            del entry["cmd"]
+        bots_toml.write_text(tomli_w.dumps(entries))
+    if change == "file":
+        with (tmp_path / "mybot.py").open("a") as handle:
+            handle.write("# a better bot\n")
+    else:
+        text = text.replace("python mybot.py", "python mybot.py --fast")
+    without = run(tmp_path, league(("b", "c"), rounds=1))  # the league file without bot a
+    assert without.exit_code == 0 and "0 games played, 2 already stored" in without.output
+
+    cfg.write_text(text)
+    refused = run_file(cfg)
+    said = "bot 'a' changed since its 4 stored games" if change == "file" else "bot 'a' command: "
+    one_error_line(refused, said, "--replay-bot a")
+    assert len(lines(tmp_path / "out")) == 6
+    replayed = run_file(cfg, "--replay-bot", "a")
+    assert replayed.exit_code == 0 and "4 games played, 2 already stored" in replayed.output
+
+
 def test_replay_bot_must_name_a_bot(tmp_path: Path, here: Path) -> None:
     one_error_line(run(tmp_path, league(), "--replay-bot", "zz"), "--replay-bot zz: no bot")
 

@@ -4,7 +4,7 @@
       league.toml      the resolved config that produced the games (tomli-w)
       games.jsonl      one line per finished game, appended, flushed and fsync'd as it ends
       standings.toml   written after a run; always recomputable from games.jsonl
-      bots.toml        each bot's fingerprint when its games were stored
+      bots.toml        each bot with stored games: its command, own limits and fingerprint
       logs/<bot>.log   capped stderr per bot
       transcripts/<game>/seat<k>.jsonl   with --transcripts: every line each seat sent and got
       games.damaged.jsonl    lines of games.jsonl that were not (new) games, moved by a run
@@ -428,11 +428,15 @@ def _reason(exc: OSError) -> str:
 
 
 def incomparable(
-    stored: Mapping[str, Any], new: Mapping[str, Any], replay: frozenset[str] = frozenset()
+    stored: Mapping[str, Any],
+    new: Mapping[str, Any],
+    replay: frozenset[str] = frozenset(),
+    recorded: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> list[str]:
     """What changed between two resolved configs that makes their games incomparable: a
     key of the league, its clock, caps or policy, or a bot's command or own caps (not of
-    the bots in ``replay``, whose games are played again)."""
+    the bots in ``replay``, whose games are played again). ``recorded`` (``bots.toml``)
+    has the command and caps of bots no longer in ``stored`` whose games are stored."""
     changes = [
         f"{key}: {stored.get(key)!r} -> {new.get(key)!r}"
         for key in _IDENTITY_KEYS
@@ -441,7 +445,7 @@ def incomparable(
     old_rules, new_rules = _rules(stored), _rules(new)
     changes += _changed(old_rules, new_rules)
     same = {key for key, value in new_rules.items() if old_rules.get(key) == value}
-    old_bots = {bot["name"]: bot for bot in stored.get("bots", [])}
+    old_bots = played_with(stored, recorded or {})
     for bot in new.get("bots", []):
         name = bot["name"]
         if name not in old_bots or name in replay:
@@ -456,6 +460,21 @@ def incomparable(
             for change in said
         ]
     return changes
+
+
+def played_with(
+    league: Mapping[str, Any], recorded: Mapping[str, Mapping[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """Each bot's command and own limits (``cmd``, ``limits`` if it has its own) as its
+    stored games were played: the field of ``league.toml``, and the bots removed from it
+    since, as ``bots.toml`` keeps them (an entry written before it kept them has none)."""
+    setups = {name: _setup(entry) for name, entry in recorded.items() if "cmd" in entry}
+    return setups | {bot["name"]: _setup(bot) for bot in league.get("bots", [])}
+
+
+def _setup(bot: Mapping[str, Any]) -> dict[str, Any]:
+    """A bot's command and own limits, from its entry in ``league.toml`` or ``bots.toml``."""
+    return {key: bot[key] for key in ("cmd", "limits") if key in bot}
 
 
 def _rules(league: Mapping[str, Any]) -> dict[str, Any]:
@@ -578,6 +597,27 @@ def _played(stored: list[GameRecord]) -> dict[str, int]:
     return played
 
 
+def _bot_entries(
+    league: Mapping[str, Any],
+    bots: Mapping[str, Mapping[str, Any]],
+    recorded: Mapping[str, Mapping[str, Any]],
+    setups: Mapping[str, Mapping[str, Any]],
+    played: set[str],
+) -> dict[str, dict[str, Any]]:
+    """``bots.toml`` for a run of ``league``: each of its bots' command, own limits and
+    fingerprint now (``bots``), and the entry (``recorded``) of every bot no longer in it
+    that ``played`` stored games, with the command and limits they were played with
+    (``setups``): a bot that comes back is checked against its stored games."""
+    now = {bot["name"]: _setup(bot) for bot in league.get("bots", [])}
+    entries = {name: {**now.get(name, {}), **entry} for name, entry in bots.items()}
+    kept = {
+        name: {**entry, **setups.get(name, {})}
+        for name, entry in recorded.items()
+        if name in played and name not in entries
+    }
+    return entries | kept
+
+
 def _same(old: Mapping[str, Any], new: Mapping[str, Any] | None) -> bool:
     """Whether a bot is the one its recorded fingerprint ``old`` describes: the same
     executable and files. A fingerprint that recorded no file has none to compare, as a bot
@@ -652,8 +692,9 @@ class ResultsDir:
         self._repair(warn)
         recorded = read_fingerprints(self.folder)
         stored = read_games(self.folder)
+        previous = read_league(self.folder) if stored and league_path.exists() else None
         if stored:
-            self._check_league(stored, league, replay)
+            self._check_league(stored, previous, league, replay, recorded)
         changed = changed_bots(stored, recorded, bots, replay)
         if changed:
             self.close()
@@ -669,7 +710,8 @@ class ResultsDir:
             for name, entry in recorded.items()
             if "ready" in entry and name in played and _same(entry, bots.get(name))
         }
-        self.fingerprints = {name: dict(entry) for name, entry in bots.items()}
+        setups = played_with(previous or {}, recorded)
+        self.fingerprints = _bot_entries(league, bots, recorded, setups, played)
         for name, ready in self.expected_ready.items():
             self.fingerprints[name]["ready"] = ready
         write_toml(self.folder / BOTS, self.fingerprints)
@@ -678,12 +720,18 @@ class ResultsDir:
         return read_games(self.folder, warn)
 
     def _check_league(
-        self, stored: list[GameRecord], league: Mapping[str, Any], replay: frozenset[str]
+        self,
+        stored: list[GameRecord],
+        previous: Mapping[str, Any] | None,
+        league: Mapping[str, Any],
+        replay: frozenset[str],
+        recorded: Mapping[str, Mapping[str, Any]],
     ) -> None:
-        """Refuse stored games of another league: as ``league.toml`` says, or, when it is
-        missing, as the games themselves say."""
-        if (self.folder / LEAGUE).exists():
-            different = "; ".join(incomparable(read_league(self.folder), league, replay))
+        """Refuse stored games of another league: as ``league.toml`` (``previous``) and
+        ``bots.toml`` (``recorded``) say, or, when there is no ``league.toml``, as the games
+        themselves say."""
+        if previous is not None:
+            different = "; ".join(incomparable(previous, league, replay, recorded))
         else:
             unlike = "; ".join(unlike_games(stored, league))
             different = unlike and f"it has no {LEAGUE}, and its games say so: {unlike}"
