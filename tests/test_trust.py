@@ -380,6 +380,20 @@ def test_a_report_that_does_not_fit_leaves_the_old_one_whole(
     assert sorted(p.name for p in disk.iterdir()) == ["filler", "report.html"]
 
 
+def fill(disk: Path, leave: int) -> Path:
+    """Take every free block of ``disk`` but ``leave`` (of 4 KiB) with a file; return it."""
+    filler = disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        while os.write(fd, b"\1" * 4096):
+            pass
+    except OSError:
+        os.ftruncate(fd, os.fstat(fd).st_size - leave * 4096)
+    finally:
+        os.close(fd)
+    return filler
+
+
 def test_a_full_disk_keeps_every_game_and_resumes(tmp_path: Path, here: Path, mounted: Any) -> None:
     disk = mounted("size=256k")
     cfg = tmp_path / "league.toml"
@@ -387,15 +401,7 @@ def test_a_full_disk_keeps_every_game_and_resumes(tmp_path: Path, here: Path, mo
     out = disk / "out"
     assert arena("run", str(cfg), "--out", str(out)).exit_code == 0
     first = lines(out)
-    filler = disk / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
-    try:  # take every free block, then give back three
-        while os.write(fd, b"\1" * 4096):
-            pass
-    except OSError:
-        os.ftruncate(fd, os.fstat(fd).st_size - 3 * 4096)
-    finally:
-        os.close(fd)
+    filler = fill(disk, leave=3)
 
     cfg.write_text(league(rounds=12))
     result = arena("run", str(cfg), "--out", str(out), "--jobs", "2")
@@ -410,6 +416,42 @@ def test_a_full_disk_keeps_every_game_and_resumes(tmp_path: Path, here: Path, mo
     final = lines(out)
     assert final[: len(stored)] == stored
     assert len({r["id"] for r in final}) == len(final) == 3 * 12 * 2
+
+
+def test_repairs_on_a_nearly_full_disk_copy_nothing_twice(
+    tmp_path: Path, here: Path, mounted: Any
+) -> None:
+    """A last line cut short is cut off ``games.jsonl`` in place (no copy of the file, so no
+    free space needed); a repair that needs a copy and fails for want of space moves its
+    lines to the side file once, however often it is tried."""
+    disk = mounted("size=400k")
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(league(rounds=8))
+    out = disk / "out"
+    assert arena("run", str(cfg), "--out", str(out), "--no-report").exit_code == 0
+    games = out / "games.jsonl"
+    whole = games.read_bytes()
+    assert len(whole) > 5 * 4096  # more than the space left below
+    cut = whole[:-100]
+    games.write_bytes(cut)
+    filler = fill(disk, leave=3)
+
+    repaired = arena("run", str(cfg), "--out", str(out), "--no-report")
+    assert repaired.exit_code == 0, repaired.output
+    assert "cut short" in repaired.output and "1 game played" in repaired.output
+    damaged = out / "games.damaged.jsonl"
+    assert damaged.read_bytes() == cut[cut.rindex(b"\n") + 1 :] + b"\n"
+    assert len(lines(out)) == 48
+
+    text = games.read_bytes()
+    games.write_bytes(text.replace(b"\n", b"\n{not json\n", 1))  # needs a copy to move
+    for _ in range(2):
+        one_error_line(arena("run", str(cfg), "--out", str(out)), "no space left on the device")
+    assert damaged.read_bytes().count(b"{not json\n") == 1
+    filler.unlink()
+    assert arena("run", str(cfg), "--out", str(out), "--no-report").exit_code == 0
+    assert games.read_bytes() == text
+    assert damaged.read_bytes().count(b"{not json\n") == 1
 
 
 # ---------------------------------------------------------------- 9: extremes and usage

@@ -630,6 +630,27 @@ def _same(old: Mapping[str, Any], new: Mapping[str, Any] | None) -> bool:
     )
 
 
+def _append_once(path: Path, data: bytes) -> None:
+    """Append ``data`` to the file ``path`` and fsync it, unless the file already ends with
+    ``data`` (the same move, tried before: nothing is lost, as the bytes are there). A write
+    that fails leaves the file as it was, not with part of ``data``."""
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        size = os.fstat(fd).st_size
+        if size >= len(data) and os.pread(fd, len(data), size - len(data)) == data:
+            return
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(fd, data[written:])
+            os.fsync(fd)
+        except OSError:
+            os.ftruncate(fd, size)
+            raise
+    finally:
+        os.close(fd)
+
+
 class ResultsDir:
     """A results folder opened for writing by one run (holds the lock until closed)."""
 
@@ -767,19 +788,36 @@ class ResultsDir:
         bad = {n: why for n, why in problems.items() if isinstance(why, str)}
         if not bad:
             return
-        keep = [line for n, line in enumerate(lines, start=1) if n not in bad]
-        moved = [line.rstrip(b"\n") + b"\n" for n, line in enumerate(lines, start=1) if n in bad]
-        self._move_aside(DAMAGED, moved, keep)
+        self._move_aside(DAMAGED, lines, set(bad))
         for number, why in sorted(bad.items()):
             if warn is not None:
                 warn(f"warning: {path} line {number}: {why}; moved to {DAMAGED}")
 
-    def _move_aside(self, side: str, moved: list[bytes], keep: list[bytes]) -> None:
-        """Append ``moved`` lines to a side file, then replace the games file by ``keep``."""
-        with (self.folder / side).open("ab") as handle:
-            handle.write(b"".join(moved))
-            handle.flush()
+    def _move_aside(self, side: str, lines: list[bytes], numbers: set[int]) -> None:
+        """Move the lines ``numbers`` (from 1) of the games file, which holds ``lines``, to
+        the side file ``side``: they are on disk there before they leave the games file.
+
+        Lines that end the games file are cut off it in place; any other move writes a new
+        copy of the lines kept (it needs as much free space). A move tried again after a
+        failure (a full disk) finds its lines already ending the side file and does not
+        append them twice.
+        """
+        moved = b"".join(lines[n - 1].rstrip(b"\n") + b"\n" for n in sorted(numbers))
+        _append_once(self.folder / side, moved)
+        keep = [line for n, line in enumerate(lines, start=1) if n not in numbers]
+        if min(numbers) > len(keep):  # the last lines: no copy of the file is needed
+            self._cut_games(sum(map(len, keep)))
+        else:
+            self._rewrite_games(keep)
+
+    def _cut_games(self, end: int) -> None:
+        """Cut the games file off at byte ``end``, in place (the append handle goes on)."""
+        with (self.folder / GAMES).open("r+b") as handle:
+            handle.truncate(end)
             os.fsync(handle.fileno())
+
+    def _rewrite_games(self, keep: list[bytes]) -> None:
+        """Replace the games file by one of the lines ``keep``, whole or not at all."""
         partial = self.folder / (GAMES + ".tmp")
         try:
             with partial.open("wb") as handle:
@@ -824,19 +862,11 @@ class ResultsDir:
         path = self.folder / GAMES
         if not path.exists():
             return []
-        keep: list[bytes] = []
-        moved: list[bytes] = []
-        taken: list[tuple[int, GameRecord]] = []
-        for number, line in enumerate(path.read_bytes().split(b"\n")[:-1], start=1):
-            line += b"\n"
-            record = GameRecord.from_json(line)
-            if take(record):
-                moved.append(line)
-                taken.append((number, record))
-            else:
-                keep.append(line)
-        if moved:
-            self._move_aside(side, moved, keep)
+        lines = [line + b"\n" for line in path.read_bytes().split(b"\n")[:-1]]
+        records = enumerate(map(GameRecord.from_json, lines), start=1)
+        taken = [(number, record) for number, record in records if take(record)]
+        if taken:
+            self._move_aside(side, lines, {number for number, _ in taken})
         return taken
 
     def append(self, record: GameRecord) -> None:
