@@ -565,7 +565,8 @@ def test_a_league_file_with_a_field_of_the_wrong_type_is_damaged(
     path.write_text(tomli_w.dumps({**tomllib.loads(path.read_text()), field: value}))
     for command in (["standings", str(out)], ["report", str(out)]):
         one_error_line(arena(*command), f"{path}: damaged: {said}", "delete it and run")
-    one_error_line(run(tmp_path, league()), f"{path}: damaged: {said}")
+    for _ in range(2):  # the refused run leaves the folder unlocked
+        one_error_line(run(tmp_path, league()), f"{path}: damaged: {said}")
 
 
 def test_a_page_for_a_folder_that_does_not_exist_is_one_line(tmp_path: Path, here: Path) -> None:

@@ -682,7 +682,7 @@ class ResultsDir:
         ``bots`` are the fingerprints of the league's bots now: a bot with stored games
         whose fingerprint changed is refused, unless it is in ``replay``, whose bots' games
         are moved aside to be played again. Returns the games already stored (``warn``
-        hears of lines that are not games).
+        hears of lines that are not games). A folder that is refused is left unlocked.
         """
         try:
             return self._open(league, fresh=fresh, warn=warn, bots=bots or {}, replay=replay)
@@ -690,6 +690,9 @@ class ResultsDir:
             self.close()
             reason = _reason(exc)
             raise ResultsError(f"{self.folder}: cannot write results here: {reason}") from None
+        except BaseException:
+            self.close()
+            raise
 
     def _open(
         self,
@@ -718,7 +721,6 @@ class ResultsDir:
             self._check_league(stored, previous, league, replay, recorded)
         changed = changed_bots(stored, recorded, bots, replay)
         if changed:
-            self.close()
             raise ResultsError(f"{self.folder}: {'; '.join(changed)}")
         for note in unrecorded_files(stored, recorded, bots, replay):
             if warn is not None:
@@ -758,7 +760,6 @@ class ResultsDir:
             different = unlike and f"it has no {LEAGUE}, and its games say so: {unlike}"
         if not different:
             return
-        self.close()
         raise ResultsError(
             f"{self.folder} holds games of a different league ({different})"
             "; use --fresh to discard them or --out to write elsewhere"
