@@ -788,6 +788,39 @@ def test_a_bot_that_comes_back_changed_is_refused(tmp_path: Path, here: Path, ch
     assert replayed.exit_code == 0 and "4 games played, 2 already stored" in replayed.output
 
 
+def test_without_bots_toml_the_stored_games_bots_go_unchecked_with_a_warning(
+    tmp_path: Path, here: Path
+) -> None:
+    """A damaged bots.toml says what deleting it costs; a run on a folder whose bots.toml is
+    gone warns, in one line, that the stored games' bots cannot be checked."""
+    cfg = own_bot_league(tmp_path)
+    assert run_file(cfg).exit_code == 0
+    bots_toml = tmp_path / "out" / "bots.toml"
+    for damage, said in [
+        ("[a\n", ""),
+        ("a = 3\n", "a = 3 is not a table"),
+        ("[a]\ncmd = 5\n", "a.cmd = 5 is not a string"),
+    ]:
+        bots_toml.write_text(damage)
+        one_error_line(
+            run_file(cfg),
+            f"bots.toml: damaged: {said}",
+            "delete it (then the stored games' bots go unchecked",
+        )
+    bots_toml.unlink()
+    with (tmp_path / "mybot.py").open("a") as handle:
+        handle.write("# a better bot\n")
+    unchecked = run_file(cfg)
+    assert unchecked.exit_code == 0, unchecked.output
+    warnings = [line for line in unchecked.output.splitlines() if "warning" in line]
+    assert warnings == [
+        f"arena: warning: {bots_toml} is missing: the bots of the 6 stored games cannot be "
+        "checked for changes (a bot changed since keeps its games; --fresh plays them again)"
+    ]
+    again = run_file(cfg)
+    assert again.exit_code == 0 and "warning" not in again.output
+
+
 def test_replay_bot_must_name_a_bot(tmp_path: Path, here: Path) -> None:
     one_error_line(run(tmp_path, league(), "--replay-bot", "zz"), "--replay-bot zz: no bot")
 

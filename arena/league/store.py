@@ -535,11 +535,29 @@ def read_fingerprints(folder: Path) -> dict[str, dict[str, Any]]:
     """``bots.toml``: bot -> fingerprint (empty when there is none yet)."""
     try:
         with (folder / BOTS).open("rb") as handle:
-            return tomllib.load(handle)
+            recorded = tomllib.load(handle)
     except FileNotFoundError:
         return {}
-    except tomllib.TOMLDecodeError as exc:
-        raise ResultsError(f"{folder / BOTS}: damaged: {exc}; delete it or use --fresh") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise _damaged_bots(folder, str(exc)) from None
+    for name, entry in recorded.items():
+        if not _is_table(entry):
+            raise _damaged_bots(folder, f"{name} = {reprlib.repr(entry)} is not a table")
+        wrong = next(_wrong(entry, _ENTRY_FIELDS, f"{name}.", required=()), None)
+        if wrong is not None:
+            raise _damaged_bots(folder, wrong)
+    return recorded
+
+
+# What a bot's entry in ``bots.toml`` holds besides its fingerprint (read back to check it).
+_ENTRY_FIELDS = {"cmd": _STRING, "limits": _LIMITS}
+
+
+def _damaged_bots(folder: Path, why: str) -> ResultsError:
+    return ResultsError(
+        f"{folder / BOTS}: damaged: {why}; delete it (then the stored games' bots go "
+        "unchecked: a bot changed since keeps its games) or use --fresh"
+    )
 
 
 def changed_bots(
@@ -716,6 +734,12 @@ class ResultsDir:
         self._repair(warn)
         recorded = read_fingerprints(self.folder)
         stored = read_games(self.folder)
+        if stored and warn is not None and not (self.folder / BOTS).exists():
+            warn(
+                f"warning: {self.folder / BOTS} is missing: the bots of the {len(stored)} "
+                "stored games cannot be checked for changes (a bot changed since keeps its "
+                "games; --fresh plays them again)"
+            )
         previous = read_league(self.folder) if stored and league_path.exists() else None
         if stored:
             self._check_league(stored, previous, league, replay, recorded)
