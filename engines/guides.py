@@ -19,11 +19,15 @@ class Guide:
     """``how_to_play``: a short text (at most 100 columns wide) in the spec's own words;
     ``end_line(detail)``: one sentence saying which end condition finished a game, from
     the ``detail`` of its :class:`~engines.base.Result`; ``narrate(event, who)``: one
-    observation event in words ("" for an event not worth telling a person)."""
+    observation event in words ("" for an event not worth telling a person);
+    ``solo_outcome(detail)``, for a game with a solo mode: one sentence telling the solo
+    player how they did (won or lost, or what their score means), from the same ``detail``
+    (alone at the table, the player always has rank 1, which says nothing)."""
 
     how_to_play: str
     end_line: Callable[[Mapping[str, Any]], str]
     narrate: Callable[[Any, Who], str]
+    solo_outcome: Callable[[Mapping[str, Any]], str] | None = None
 
 
 def plain(event: Any) -> str:

@@ -30,6 +30,7 @@ from arena.game.spec import GameSpec
 from arena.record import GameRecord
 from arena.sdk import GameInfo
 from arena.show.human import HumanSeat, choice_label, match_choice, numbered
+from bots import little_everdell_greedy as greedy_everdell
 from bots import random as random_bot
 
 pexpect = pytest.importorskip("pexpect", reason="the pseudo-terminal tests need pexpect")
@@ -275,3 +276,38 @@ def test_the_end_of_input_resigns_and_the_person_sees_no_other_hand() -> None:
     assert record.seats[0].notes[0].endswith("resigned (end of input)")
     assert "deck 25 cards, face down" in "\n".join(console.said)
     assert "top first" not in "\n".join(console.said)
+
+
+SOLO = [name for name in engines.names() if engines.get(name).min_players == 1]
+
+
+@pytest.mark.parametrize("engine", SOLO)
+def test_a_solo_game_ends_saying_how_the_person_did_without_a_rank(engine: str) -> None:
+    child = spawn(["play", engine, "--human", "Ann", "--seed", "7"])
+    child.expect_exact("Ann, you play solo")
+    _, rest = play_through(child)
+    assert child.exitstatus == 0, rest[-2000:]
+    expected = play_local(engine, [first], seed=7)  # seeds as the referee's
+    guide = engines.guide(engine)
+    assert guide.solo_outcome is not None, f"{engine} has a solo mode but no solo_outcome"
+    said = rest[rest.index("=== game over") :]
+    assert guide.solo_outcome(expected.detail) in said
+    assert f"  score {expected.scores[0]:>4g}  seat 0: you (Ann)" in said
+    assert "rank 1  score" not in said, "alone at the table the rank says nothing"
+
+
+def test_the_solo_outcome_says_won_or_lost_and_that_fewer_discards_are_better() -> None:
+    everdell = engines.guide("little-everdell").solo_outcome
+    assert everdell is not None
+    for seed, verdict in ((1, "won"), (9, "lost")):  # the greedy bot's wins and losses
+        detail = play_local("little-everdell", [greedy_everdell.choose], seed=seed).detail
+        mine, automa = detail["breakdown"][0]["total"], detail["automa"]["score"]
+        assert (mine >= automa) == (verdict == "won")
+        told = everdell(detail)
+        assert told.startswith(f"You {verdict}: {mine} points against the automa prince's {automa}")
+    five = engines.guide("space-five").solo_outcome
+    assert five is not None
+    detail = play_local("space-five", [first], seed=7).detail
+    told = five(detail)
+    assert told.startswith(f"Your solo score: {detail['solo_score']} (")
+    assert "lower is better" in told and len(told) <= 100

@@ -27,6 +27,7 @@ from arena.errors import Resigned
 from arena.game.seats import Answer
 from arena.game.spec import GameSpec
 from engines.base import State
+from engines.guides import Guide
 
 Action = dict[str, Any]
 WIDTH = 100
@@ -204,8 +205,13 @@ class HumanSeat:
         self._console.say(f"=== game over: {game} ===")
         names = [self.who(s) for s in range(len(result["ranks"]))]
         names[seat] = f"you ({self.name})"
-        end_line = self._guide.end_line(state.result().detail)
-        for line in result_lines(end_line, result["scores"], result["ranks"], names):
+        detail = state.result().detail
+        if len(names) == 1:
+            lines = solo_lines(self._guide, detail, result["scores"][0], names[0])
+        else:
+            end_line = self._guide.end_line(detail)
+            lines = result_lines(end_line, result["scores"], result["ranks"], names)
+        for line in lines:
             self._console.say(line)
 
     # -- helpers ----------------------------------------------------------------------------
@@ -234,10 +240,20 @@ def result_lines(
     order = sorted(range(len(ranks)), key=lambda s: (ranks[s], s))
     lines = [end_line]
     for s in order:
-        score = scores[s]
-        shown = int(score) if float(score).is_integer() else score
-        lines.append(f"  rank {ranks[s]}  score {shown:>4}  seat {s}: {names[s]}")
+        lines.append(f"  rank {ranks[s]}  score {shown(scores[s]):>4}  seat {s}: {names[s]}")
     return lines
+
+
+def solo_lines(guide: Guide, detail: Mapping[str, Any], score: float, name: str) -> list[str]:
+    """A solo game's end: the end condition, the outcome in the guide's words (won or lost,
+    or what the score means) and the score; no rank, since a player alone is always first."""
+    outcome = [guide.solo_outcome(detail)] if guide.solo_outcome else []
+    return [guide.end_line(detail), *outcome, f"  score {shown(score):>4}  seat 0: {name}"]
+
+
+def shown(score: float) -> int | float:
+    """A score as printed: whole numbers without ``.0``."""
+    return int(score) if float(score).is_integer() else score
 
 
 def human_seats(console: Console) -> Callable[[str, str, GameSpec], HumanSeat]:

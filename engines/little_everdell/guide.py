@@ -39,6 +39,16 @@ def end_line(detail: Mapping[str, Any]) -> str:
     return text + "."
 
 
+def solo_outcome(detail: Mapping[str, Any]) -> str:
+    """A solo game's outcome: the player wins with at least the automa's total (rules §8)."""
+    mine = detail["breakdown"][0]["total"]
+    automa = detail["automa"]
+    theirs = f"the automa {automa['name']}'s {automa['score']}"
+    if detail["bot_won"]:
+        return f"You won: {mine} points against {theirs} (a tie goes to you)."
+    return f"You lost: {mine} points against {theirs} (you needed at least {automa['score']})."
+
+
 def narrate(event: Any, who: Who) -> str:
     """One observation event (a dict with ``type``) in words."""
     if not isinstance(event, Mapping):
@@ -76,4 +86,4 @@ def narrate(event: Any, who: Who) -> str:
     return plain(event)
 
 
-GUIDE = Guide(HOW_TO_PLAY, end_line, narrate)
+GUIDE = Guide(HOW_TO_PLAY, end_line, narrate, solo_outcome)

@@ -57,6 +57,12 @@ def end_line(detail: Mapping[str, Any]) -> str:
     return text[0].upper() + text[1:] + "."
 
 
+def solo_outcome(detail: Mapping[str, Any]) -> str:
+    """A solo game's outcome: its score and the engine's note on it; solo is played for a
+    low score, not won or lost (rules §11.1)."""
+    return f"Your solo score: {detail['solo_score']} ({detail['solo_note']}); no win or loss."
+
+
 def narrate(event: Any, who: Who) -> str:
     """One observation event (``[turn, seat, kind, *values]``) in words."""
     try:
@@ -93,4 +99,4 @@ def narrate(event: Any, who: Who) -> str:
     return f"{name}: {plain([kind, *values])}"
 
 
-GUIDE = Guide(HOW_TO_PLAY, end_line, narrate)
+GUIDE = Guide(HOW_TO_PLAY, end_line, narrate, solo_outcome)
