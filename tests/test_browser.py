@@ -169,6 +169,25 @@ def test_a_seats_view_hides_the_other_hand(small_league: Path, page: Page, tmp_p
     assert page.errors == []
 
 
+def test_after_picking_a_seat_the_arrow_keys_step_the_game(
+    small_league: Path, page: Page, tmp_path: Path
+) -> None:
+    """The menu hands the focus back to the viewer once a seat is picked: the arrow keys
+    then step the game in that seat's view instead of picking another seat."""
+    record = read_games(small_league)[0]
+    page.open(_write_view(small_league, record, tmp_path))
+    menu = page.page.locator("#viewer select.view")
+    menu.focus()
+    menu.select_option("0")
+    page.page.keyboard.press("ArrowRight")
+    page.page.keyboard.press("ArrowDown")
+    assert page.page.locator("#viewer .pos").inner_text() == f"step 1 of {len(record.moves)}"
+    assert menu.input_value() == "0"
+    assert page.page.evaluate("document.activeElement.id") == "viewer"
+    page.page.screenshot(path=tmp_path / "seat-then-arrow.png")
+    assert page.errors == []
+
+
 def test_a_seats_view_tells_another_seats_exchange_without_its_cards(
     small_league: Path, page: Page, tmp_path: Path
 ) -> None:

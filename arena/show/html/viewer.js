@@ -27,6 +27,7 @@ class Viewer {
     this.last = game.steps.length - 1;
     this.pos = 0;
     this.seat = -1;
+    root.tabIndex = -1; // focusable, so that focus can leave the menu for the viewer
     root.replaceChildren();
     const controls = el("div", { class: "controls" });
     const buttons = [["first", "|◀ first"], ["prev", "◀ back"], ["next", "next ▶"], ["last", "last ▶|"]];
@@ -47,6 +48,7 @@ class Viewer {
     this.select.addEventListener("change", () => {
       this.seat = Number(this.select.value);
       this.show(this.pos);
+      this.root.focus({ preventScroll: true }); // the arrow keys step again, not pick a seat
     });
     controls.append(this.slider, this.counter, this.select);
     this.move = el("div", { class: "move" });
