@@ -188,6 +188,57 @@ def test_after_picking_a_seat_the_arrow_keys_step_the_game(
     assert page.errors == []
 
 
+def test_in_the_report_the_viewer_takes_the_keys_only_when_it_has_them(
+    small_league: Path, page: Page, tmp_path: Path
+) -> None:
+    """The report's viewer takes the arrow keys, Home and End while it has the focus, or
+    while nothing has and it shows on screen; elsewhere they scroll the report. A key with
+    a modifier (Alt+→ is the browser's Forward) is never the viewer's."""
+    page.open(small_league / "report.html")
+    at = page.page.evaluate
+    assert at("document.getElementById('viewer').getBoundingClientRect().top") > 900
+    counter = page.page.locator("#viewer .pos")
+    page.page.keyboard.press("End")  # at the top of the report: End scrolls to its bottom
+    page.page.wait_for_function("window.scrollY > 0")
+    page.page.keyboard.press("ArrowLeft")
+    assert counter.inner_text().startswith("step 0 of")
+    at("window.scrollTo(0, 0)")
+    page.page.keyboard.press("ArrowRight")
+    assert counter.inner_text().startswith("step 0 of")
+    at("document.getElementById('viewer').scrollIntoView()")
+    page.page.keyboard.press("ArrowRight")  # on screen and nothing focused: the viewer's
+    assert counter.inner_text().startswith("step 1 of")
+    for chord in ("Alt+ArrowRight", "Control+ArrowRight", "Meta+ArrowRight", "Shift+End"):
+        page.page.keyboard.press(chord)
+    assert counter.inner_text().startswith("step 1 of")
+    at("delete document.getElementById('viewer').dataset.ready")
+    page.page.locator("button.pick").first.click()  # a game picked: its viewer has the focus
+    page.page.wait_for_selector("#viewer[data-ready]")
+    page.page.keyboard.press("ArrowRight")
+    page.page.keyboard.press("ArrowRight")
+    assert counter.inner_text().startswith("step 2 of")
+    at("window.scrollTo(0, 0)")  # the focus is still in the viewer: the keys stay its own
+    page.page.keyboard.press("Home")
+    assert counter.inner_text().startswith("step 0 of")
+    assert at("window.scrollY") == 0
+    page.page.locator("#viewer").screenshot(path=tmp_path / "report-keys.png")
+    assert page.errors == []
+
+
+def test_on_its_own_page_the_viewer_takes_the_keys_but_not_with_a_modifier(
+    small_league: Path, page: Page, tmp_path: Path
+) -> None:
+    record = read_games(small_league)[0]
+    page.open(_write_view(small_league, record, tmp_path))
+    counter = page.page.locator("#viewer .pos")
+    page.page.keyboard.press("Alt+ArrowRight")
+    page.page.keyboard.press("Control+End")
+    assert counter.inner_text() == f"step 0 of {len(record.moves)}"
+    page.page.keyboard.press("ArrowRight")  # nothing focused, page-wide: the viewer's
+    assert counter.inner_text() == f"step 1 of {len(record.moves)}"
+    assert page.errors == []
+
+
 def test_a_seats_view_tells_another_seats_exchange_without_its_cards(
     small_league: Path, page: Page, tmp_path: Path
 ) -> None:

@@ -33,5 +33,6 @@ for (const button of document.querySelectorAll("button.pick")) {
   button.addEventListener("click", () => {
     openGame(button.dataset.game, pane);
     pane.scrollIntoView();
+    pane.focus({ preventScroll: true }); // the arrow keys step the game just opened
   });
 }

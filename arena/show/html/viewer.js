@@ -27,6 +27,7 @@ class Viewer {
     this.last = game.steps.length - 1;
     this.pos = 0;
     this.seat = -1;
+    this.alone = root.dataset.alone !== undefined; // its own page (arena view), not the report
     root.tabIndex = -1; // focusable, so that focus can leave the menu for the viewer
     root.replaceChildren();
     const controls = el("div", { class: "controls" });
@@ -69,10 +70,22 @@ class Viewer {
 
   key(event) {
     const acts = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
-    if (acts[event.key] && !(event.target instanceof HTMLSelectElement)) {
-      event.preventDefault();
-      this.go(acts[event.key]);
-    }
+    const act = acts[event.key];
+    const modified = event.altKey || event.ctrlKey || event.metaKey || event.shiftKey;
+    if (!act || modified || event.target instanceof HTMLSelectElement || !this.hasKeys()) return;
+    event.preventDefault();
+    this.go(act);
+  }
+
+  // Whether the keys are the viewer's: on its own page always; in the report while the focus
+  // is in the viewer, or on nothing and at least half of the viewer (or of the window) shows
+  hasKeys() {
+    const focus = document.activeElement;
+    if (this.alone || this.root.contains(focus)) return true;
+    if (focus && focus !== document.body) return false;
+    const box = this.root.getBoundingClientRect();
+    const shown = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
+    return shown >= Math.min(box.height, window.innerHeight) / 2;
   }
 
   show(pos) {

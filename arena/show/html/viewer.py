@@ -193,7 +193,7 @@ def viewer_page(record: GameRecord, league: Mapping[str, Any]) -> str:
         "Step with the buttons, the slider or the arrow keys; the menu shows what one seat "
         "saw.</p>"
         f"{seat_table(record)}"
-        f'<div class="viewer" id="viewer" data-first="{escape(record.id)}"></div>'
+        f'<div class="viewer" id="viewer" data-first="{escape(record.id)}" data-alone></div>'
         f"{data_block(record)}"
     )
     title = f"{league.get('name', 'league')}: game {record.id}"
