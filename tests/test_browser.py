@@ -239,6 +239,48 @@ def test_on_its_own_page_the_viewer_takes_the_keys_but_not_with_a_modifier(
     assert page.errors == []
 
 
+@pytest.fixture(scope="module")
+def three_pairings(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The results folder, with its report, of a Space Five league of three random bots:
+    three pairings, so the report's games list offers several games."""
+    folder = tmp_path_factory.mktemp("three-pairings")
+    config = folder / "league.toml"
+    config.write_text(
+        'name = "three"\nengine = "space-five"\nplayers = 2\nrounds = 1\nseed = 5\n'
+        + "".join(f'[[bots]]\nname = "{n}"\ncmd = "python -m bots.random"\n' for n in "abc")
+    )
+    out = folder / "out"
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_the_reports_viewer_names_its_game_and_marks_its_row(
+    three_pairings: Path, page: Page, tmp_path: Path
+) -> None:
+    page.open(three_pairings / "report.html")
+    records = {record.id: record for record in read_games(three_pairings)}
+    title = page.page.locator("#viewer .title")
+    marked = page.page.locator("tr[aria-current=true] button.pick")
+    picks = page.page.locator("button.pick")
+    assert picks.count() >= 2
+    for index in (1, 0):
+        game = picks.nth(index).get_attribute("data-game") or ""
+        page.page.evaluate("delete document.getElementById('viewer').dataset.ready")
+        picks.nth(index).click()
+        page.page.wait_for_selector(f"#viewer[data-ready='{game}']")
+        seats = " vs ".join(f"{s.bot} (seat {i})" for i, s in enumerate(records[game].seats))
+        assert title.inner_text() == f"game {game}: {seats}"
+        assert marked.count() == 1 and marked.inner_text() == game
+    page.page.locator("#viewer .title").scroll_into_view_if_needed()
+    page.page.evaluate("window.scrollBy(0, -160)")  # the games list's rows above the viewer
+    page.page.screenshot(path=tmp_path / "report-games.png")
+    path = _write_view(three_pairings, records[game], tmp_path)
+    page.open(path)
+    assert title.count() == 0, "on its own page the header names the game"
+    assert page.errors == []
+
+
 def test_a_seats_view_tells_another_seats_exchange_without_its_cards(
     small_league: Path, page: Page, tmp_path: Path
 ) -> None:

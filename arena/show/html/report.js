@@ -28,10 +28,21 @@ for (const table of document.querySelectorAll("table.sortable")) {
   });
 }
 
+// marks the games list's row of the game the viewer shows
+function markGame(id) {
+  for (const button of document.querySelectorAll("button.pick")) {
+    const row = button.closest("tr");
+    if (button.dataset.game === id) row.setAttribute("aria-current", "true");
+    else row.removeAttribute("aria-current");
+  }
+}
+
 const pane = document.getElementById("viewer");
+if (pane) markGame(pane.dataset.first);
 for (const button of document.querySelectorAll("button.pick")) {
   button.addEventListener("click", () => {
     openGame(button.dataset.game, pane);
+    markGame(button.dataset.game);
     pane.scrollIntoView();
     pane.focus({ preventScroll: true }); // the arrow keys step the game just opened
   });

@@ -20,6 +20,12 @@ function el(tag, attrs, text) {
   return node;
 }
 
+// "game t0-b0-r1: random (seat 0) vs greedy (seat 1)": which game a report's viewer shows
+function gameTitle(game) {
+  const seats = game.seats.map((seat, i) => `${seat.bot} (seat ${i})`);
+  return `game ${game.id}: ${seats.join(" vs ")}`;
+}
+
 class Viewer {
   constructor(root, game) {
     this.root = root;
@@ -30,6 +36,7 @@ class Viewer {
     this.alone = root.dataset.alone !== undefined; // its own page (arena view), not the report
     root.tabIndex = -1; // focusable, so that focus can leave the menu for the viewer
     root.replaceChildren();
+    if (!this.alone) root.append(el("h3", { class: "title" }, gameTitle(game))); // the report's
     const controls = el("div", { class: "controls" });
     const buttons = [["first", "|◀ first"], ["prev", "◀ back"], ["next", "next ▶"], ["last", "last ▶|"]];
     for (const [act, label] of buttons) {
