@@ -108,7 +108,11 @@ def main() -> None:
     default=None,
     help="Results folder (default: results/<league name>).",
 )
-@click.option("--fresh", is_flag=True, help="Discard games already stored in the folder.")
+@click.option(
+    "--fresh",
+    is_flag=True,
+    help="Discard what the folder holds of earlier runs (games, standings, logs, report).",
+)
 @click.option(
     "--replay-bot",
     "replay",
@@ -751,7 +755,7 @@ def _write_report(
             fingerprints=fingerprints,
             worker=worker,
         )
-    path = output or folder / "report.html"
+    path = output or folder / store.REPORT
     _write_page(path, page)
     return path
 

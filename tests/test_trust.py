@@ -230,6 +230,13 @@ def test_limits_that_cannot_change_a_game_may_change(tmp_path: Path, here: Path)
     assert "0 games played, 12 already stored" in run(tmp_path, league(extra=free)).output
 
 
+def test_fresh_leaves_no_report_of_the_discarded_games(tmp_path: Path, here: Path) -> None:
+    assert run(tmp_path, league(rounds=1)).exit_code == 0
+    assert (tmp_path / "out" / "report.html").exists()
+    assert run(tmp_path, league(rounds=1), "--fresh", "--no-report").exit_code == 0
+    assert not (tmp_path / "out" / "report.html").exists()
+
+
 def test_a_huge_schedule_is_made_lazily_and_counted_first(tmp_path: Path, toy_engine: str) -> None:
     from arena import config
 

@@ -55,6 +55,7 @@ TRANSCRIPTS = "transcripts"
 BOTS = "bots.toml"
 DAMAGED = "games.damaged.jsonl"
 REPLACED = "games.replaced.jsonl"
+REPORT = "report.html"  # written by arena run / arena report
 
 # Config keys whose change makes stored games incomparable with new ones.
 _IDENTITY_KEYS = ("engine", "engine_version", "options", "seed", "mode")
@@ -727,7 +728,7 @@ class ResultsDir:
         self._take_lock()
         league_path = self.folder / LEAGUE
         if fresh:
-            for name in (GAMES, STANDINGS, BOTS):
+            for name in (GAMES, STANDINGS, BOTS, REPORT):  # the report: of discarded games
                 (self.folder / name).unlink(missing_ok=True)
             for name in ("logs", TRANSCRIPTS):
                 shutil.rmtree(self.folder / name, ignore_errors=True)
