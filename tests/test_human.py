@@ -169,7 +169,10 @@ def test_a_league_seats_a_person_and_stores_their_games(tmp_path: Path) -> None:
     child = spawn(["run", str(config), "--out", str(out), "--jobs", "2"])
     child.expect_exact("ann at this terminal: one game at a time")
     games = []
-    for _ in range(2):
+    for number in range(2):
+        if number:  # the first game's result stays on the screen until Enter
+            child.expect_exact("press Enter for the next game (t0-b0-r")
+            child.sendline("")
         child.expect(r"game (t0-b0-r\d) ===\r?\nann, you are seat (\d) of 2, against seat \d \(")
         games.append((child.match.group(1), int(child.match.group(2))))
         decisions, _ = play_until_over(child)

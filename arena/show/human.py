@@ -125,8 +125,11 @@ class HumanSeat:
         engine: str,
         console: Console,
         seating: Sequence[str] = (),
+        *,
+        pause: bool = False,
     ) -> None:
         self.name = name
+        self._pause = pause  # another game's result is on the screen: wait for Enter first
         self._engine = engines.get(engine)
         self._guide = engines.guide(engine)
         self._console = console
@@ -148,6 +151,8 @@ class HumanSeat:
         self._states[game] = state
 
     async def start(self, game: str, seat: int, players: int, seed: int) -> None:
+        if self._pause:
+            await self._console.ask(f"press Enter for the next game ({game}) > ")
         self._seat[game] = self._me = seat
         others = ", ".join(self.who(s) for s in range(players) if s != seat)
         self._console.say(f"=== {self._engine.title}, game {game} ===")
@@ -259,7 +264,11 @@ def shown(score: float) -> int | float:
 def human_seats(console: Console) -> Callable[[str, str, GameSpec], HumanSeat]:
     """A seat factory for leagues: ``factory(name, engine, spec)`` seats that person."""
 
+    seen: set[str] = set()  # the games seated so far: after the first, a pause before each
+
     def factory(name: str, engine: str, spec: GameSpec) -> HumanSeat:
-        return HumanSeat(name, engine, console, spec.seating)
+        pause = bool(seen) and spec.id not in seen
+        seen.add(spec.id)
+        return HumanSeat(name, engine, console, spec.seating, pause=pause)
 
     return factory
