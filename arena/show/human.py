@@ -191,7 +191,7 @@ class HumanSeat:
             if text.lower() in ("q", "quit", "resign"):
                 sure = await self._console.ask("resign this game? y/n > ")
                 if sure is None or sure.strip().lower() in ("y", "yes"):
-                    raise self._resign(game, "q")
+                    raise self._resign(game, text.lower())
                 continue
             chosen = match_choice(text, labels)
             if isinstance(chosen, int):
@@ -208,7 +208,9 @@ class HumanSeat:
         self._tell_events(observation, "Since your last decision:")
         self._console.say(state.render(seat))
         self._console.say(f"=== game over: {game} ===")
-        names = [self.who(s) for s in range(len(result["ranks"]))]
+        names = [
+            self._seating[s] if s < len(self._seating) else "" for s in range(len(result["ranks"]))
+        ]
         names[seat] = f"you ({self.name})"
         detail = state.result().detail
         if len(names) == 1:
