@@ -9,6 +9,7 @@
       transcripts/<game>/seat<k>.jsonl   with --transcripts: every line each seat sent and got
       games.damaged.jsonl    lines of games.jsonl that were not (new) games, moved by a run
       games.replaced.jsonl   games of bots replayed with --replay-bot, moved by a run
+      report.html      the HTML report (arena run, arena report)
       .lock            held while a run writes here
 
 Reading warns of every line of ``games.jsonl`` that is not a game record or repeats a game
@@ -27,12 +28,10 @@ import json
 import os
 import pickle
 import reprlib
-import shlex
 import shutil
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import asdict
-from functools import cache, partial
+from functools import partial
 from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any, NamedTuple, TypeVar
@@ -40,11 +39,17 @@ from typing import IO, Any, NamedTuple, TypeVar
 import orjson
 import tomli_w
 
-from arena.config import RESOURCE_KEYS, BotSpec, Limits, Policy
 from arena.errors import RecordError, ResultsError
 from arena.forked import Forked, second_core
-from arena.game.spec import block_seed
-from arena.league.fingerprint import changes
+from arena.league.changes import (
+    bot_entries,
+    changed_bots,
+    incomparable,
+    played_with,
+    same_bot,
+    unlike_games,
+    unrecorded_files,
+)
 from arena.record import GameRecord, GameRow, well_formed_rows
 
 GAMES = "games.jsonl"
@@ -56,16 +61,6 @@ BOTS = "bots.toml"
 DAMAGED = "games.damaged.jsonl"
 REPLACED = "games.replaced.jsonl"
 REPORT = "report.html"  # written by arena run / arena report
-
-# Config keys whose change makes stored games incomparable with new ones.
-_IDENTITY_KEYS = ("engine", "engine_version", "options", "seed", "mode")
-# So does a change of the clock, caps ([limits], a bot's own limits) or [policy], but for
-# two limits that cannot change a game: bye_ms acts once the games of a process are over,
-# stderr_bytes only caps the log. (sandbox may change too: what a bot can reach, not its
-# games' rules; "auto" already differs from machine to machine.)
-_FREE_LIMITS = ("bye_ms", "stderr_bytes")
-_DEFAULT_LIMITS = asdict(Limits())
-_DEFAULT_POLICY = asdict(Policy())
 
 
 Warn = Callable[[str], None]
@@ -428,110 +423,6 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def incomparable(
-    stored: Mapping[str, Any],
-    new: Mapping[str, Any],
-    replay: frozenset[str] = frozenset(),
-    recorded: Mapping[str, Mapping[str, Any]] | None = None,
-) -> list[str]:
-    """What changed between two resolved configs that makes their games incomparable: a
-    key of the league, its clock, caps or policy, or a bot's command or own caps (not of
-    the bots in ``replay``, whose games are played again). ``recorded`` (``bots.toml``)
-    has the command and caps of bots no longer in ``stored`` whose games are stored."""
-    changes = [
-        f"{key}: {stored.get(key)!r} -> {new.get(key)!r}"
-        for key in _IDENTITY_KEYS
-        if stored.get(key) != new.get(key)
-    ]
-    old_rules, new_rules = _rules(stored), _rules(new)
-    changes += _changed(old_rules, new_rules)
-    same = {key for key, value in new_rules.items() if old_rules.get(key) == value}
-    old_bots = played_with(stored, recorded or {})
-    for bot in new.get("bots", []):
-        name = bot["name"]
-        if name not in old_bots or name in replay:
-            continue
-        old = old_bots[name]
-        same_cmd = _runs_the_same(old["cmd"], bot["cmd"])
-        said = [] if same_cmd else _changed({"command": old["cmd"]}, {"command": bot["cmd"]})
-        before, after = _caps(stored, old), _caps(new, bot)
-        said += _changed(before, {key: after[key] for key in after if key in same})
-        changes += [
-            f"bot {name!r} {change} (or --replay-bot {name} to play its games again)"
-            for change in said
-        ]
-    return changes
-
-
-def played_with(
-    league: Mapping[str, Any], recorded: Mapping[str, Mapping[str, Any]]
-) -> dict[str, dict[str, Any]]:
-    """Each bot's command and own limits (``cmd``, ``limits`` if it has its own) as its
-    stored games were played: the field of ``league.toml``, and the bots removed from it
-    since, as ``bots.toml`` keeps them (an entry written before it kept them has none)."""
-    setups = {name: _setup(entry) for name, entry in recorded.items() if "cmd" in entry}
-    return setups | {bot["name"]: _setup(bot) for bot in league.get("bots", [])}
-
-
-def _setup(bot: Mapping[str, Any]) -> dict[str, Any]:
-    """A bot's command and own limits, from its entry in ``league.toml`` or ``bots.toml``."""
-    return {key: bot[key] for key in ("cmd", "limits") if key in bot}
-
-
-def _rules(league: Mapping[str, Any]) -> dict[str, Any]:
-    """The clock, caps and policy a league's games are played under, as ``limits.KEY`` and
-    ``policy.KEY``; a key an older ``league.toml`` lacks is at its default."""
-    limits = {**_DEFAULT_LIMITS, **league.get("limits", {})}
-    policy = {**_DEFAULT_POLICY, **league.get("policy", {})}
-    rules = {f"limits.{key}": value for key, value in limits.items() if key not in _FREE_LIMITS}
-    return rules | {f"policy.{key}": value for key, value in policy.items()}
-
-
-def _caps(league: Mapping[str, Any], bot: Mapping[str, Any]) -> dict[str, Any]:
-    """The caps a bot's processes run under, as ``limits.KEY``: the league's, overridden by
-    the bot's own ``limits``."""
-    limits = {**_DEFAULT_LIMITS, **league.get("limits", {}), **bot.get("limits", {})}
-    return {f"limits.{key}": limits[key] for key in RESOURCE_KEYS if key not in _FREE_LIMITS}
-
-
-def _changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
-    """``KEY: old -> new`` for each key of ``new`` whose value is not the one in ``old``."""
-    return [
-        f"{key}: {old.get(key)!r} -> {value!r}"
-        for key, value in new.items()
-        if old.get(key) != value
-    ]
-
-
-def _runs_the_same(old: str, new: str) -> bool:
-    """Whether two commands of ``league.toml`` run the same program with the same arguments:
-    the same text, or the same argv once a leading ``python`` or ``python3`` is the arena's
-    own interpreter (:meth:`~arena.config.BotSpec.argv`; a change of that interpreter is the
-    fingerprint's)."""
-    try:
-        return old == new or _argv(old) == _argv(new)
-    except ValueError:  # a hand-edited command that no longer splits, or an empty one
-        return False
-
-
-def _argv(cmd: str) -> list[str]:
-    return BotSpec("", tuple(shlex.split(cmd))).argv()
-
-
-def unlike_games(stored: list[GameRecord], new: Mapping[str, Any]) -> list[str]:
-    """What the stored games themselves say is not of the league ``new`` (for a folder that
-    has no ``league.toml``): their engine, and the seed their deals come from."""
-    said = [
-        f"engine {engine!r}, not {new['engine']!r}"
-        for engine in sorted({record.engine for record in stored} - {new["engine"]})
-    ]
-    seed_of = cache(partial(block_seed, new["seed"]))  # one seed per table size and block
-    dealt = sum(record.seed != seed_of(record.players, record.block) for record in stored)
-    if dealt:
-        said.append(f"{dealt} of its {len(stored)} games were not dealt from seed {new['seed']}")
-    return said
-
-
 def read_fingerprints(folder: Path) -> dict[str, dict[str, Any]]:
     """``bots.toml``: bot -> fingerprint (empty when there is none yet)."""
     try:
@@ -558,94 +449,6 @@ def _damaged_bots(folder: Path, why: str) -> ResultsError:
     return ResultsError(
         f"{folder / BOTS}: damaged: {why}; delete it (then the stored games' bots go "
         "unchecked: a bot changed since keeps its games) or use --fresh"
-    )
-
-
-def changed_bots(
-    stored: list[GameRecord],
-    recorded: Mapping[str, Mapping[str, Any]],
-    now: Mapping[str, Mapping[str, Any]],
-    replay: frozenset[str],
-) -> list[str]:
-    """A line for each bot with stored games whose fingerprint changed."""
-    played = _played(stored)
-    said = []
-    for name, fingerprint in now.items():
-        old = recorded.get(name)
-        if name in replay or old is None or not played.get(name) or _same(old, fingerprint):
-            continue
-        said.append(
-            f"bot {name!r} changed since its {played[name]} stored games were played "
-            f"({', '.join(changes(dict(old), dict(fingerprint)))}): run again with "
-            f"--replay-bot {name} to play its games again, or --fresh to play every game again"
-        )
-    return said
-
-
-def unrecorded_files(
-    stored: list[GameRecord],
-    recorded: Mapping[str, Mapping[str, Any]],
-    now: Mapping[str, Mapping[str, Any]],
-    replay: frozenset[str],
-) -> list[str]:
-    """A note for each bot with stored games whose fingerprint recorded no file but names
-    one now: a folder of an earlier arena, which found a ``python -m`` module only in the
-    folder it ran in and on ``PYTHONPATH``. Such a bot is not refused (:func:`_same`)."""
-    played = _played(stored)
-    said = []
-    for name, fingerprint in now.items():
-        old = recorded.get(name)
-        if name in replay or old is None or not played.get(name) or old.get("files"):
-            continue
-        if fingerprint.get("files") and _same(old, fingerprint):
-            said.append(
-                f"warning: bot {name!r}: its {played[name]} stored games were played before "
-                f"{BOTS} recorded {', '.join(sorted(fingerprint['files']))} (an earlier arena "
-                "found no file for its command there); recorded now, so a change from now on "
-                f"is noticed, one before cannot be (--replay-bot {name} plays its games again)"
-            )
-    return said
-
-
-def _played(stored: list[GameRecord]) -> dict[str, int]:
-    """Bot -> how many stored games it played."""
-    played: dict[str, int] = {}
-    for record in stored:
-        for bot in set(record.seating):
-            played[bot] = played.get(bot, 0) + 1
-    return played
-
-
-def _bot_entries(
-    league: Mapping[str, Any],
-    bots: Mapping[str, Mapping[str, Any]],
-    recorded: Mapping[str, Mapping[str, Any]],
-    setups: Mapping[str, Mapping[str, Any]],
-    played: set[str],
-) -> dict[str, dict[str, Any]]:
-    """``bots.toml`` for a run of ``league``: each of its bots' command, own limits and
-    fingerprint now (``bots``), and the entry (``recorded``) of every bot no longer in it
-    that ``played`` stored games, with the command and limits they were played with
-    (``setups``): a bot that comes back is checked against its stored games."""
-    now = {bot["name"]: _setup(bot) for bot in league.get("bots", [])}
-    entries = {name: {**now.get(name, {}), **entry} for name, entry in bots.items()}
-    kept = {
-        name: {**entry, **setups.get(name, {})}
-        for name, entry in recorded.items()
-        if name in played and name not in entries
-    }
-    return entries | kept
-
-
-def _same(old: Mapping[str, Any], new: Mapping[str, Any] | None) -> bool:
-    """Whether a bot is the one its recorded fingerprint ``old`` describes: the same
-    executable and files. A fingerprint that recorded no file has none to compare, as a bot
-    with no fingerprint has none: its executable is compared (an earlier arena recorded no
-    file for a ``python -m`` module found outside the folder it ran in)."""
-    return (
-        new is not None
-        and old.get("executable") == new.get("executable")
-        and (not old.get("files") or old.get("files") == new.get("files"))
     )
 
 
@@ -756,10 +559,10 @@ class ResultsDir:
         self.expected_ready = {
             name: entry["ready"]
             for name, entry in recorded.items()
-            if "ready" in entry and name in played and _same(entry, bots.get(name))
+            if "ready" in entry and name in played and same_bot(entry, bots.get(name))
         }
         setups = played_with(previous or {}, recorded)
-        self.fingerprints = _bot_entries(league, bots, recorded, setups, played)
+        self.fingerprints = bot_entries(league, bots, recorded, setups, played)
         for name, ready in self.expected_ready.items():
             self.fingerprints[name]["ready"] = ready
         write_toml(self.folder / BOTS, self.fingerprints)
