@@ -156,17 +156,12 @@ def check_ready(message: Message) -> Message:
     return message
 
 
-def earlier_step(message: Message, step: int) -> bool:
-    """Does this answer name a step before ``step``: a late answer to an earlier question?"""
-    named = message.get("step", step)
-    return type(named) is int and named < step
-
-
-def check_step(message: Message, step: int) -> None:
-    """An answer's optional ``step`` must be the question's: any other is a
-    :class:`BotProtocolError` (an earlier one is skipped before: :func:`earlier_step`)."""
-    named = message.get("step", step)
-    if named != step or type(named) is not int:
+def check_stale(message: Message, step: int) -> None:
+    """An answer naming a step other than ``step`` must name an earlier one (a late answer
+    to a question that timed out, or one written twice: the caller skips it); any other
+    step (a later one, a string, null) is a :class:`BotProtocolError`."""
+    named = message.get("step")
+    if type(named) is not int or named >= step:
         raise BotProtocolError(f"the answer names step {named!r}, but the question was step {step}")
 
 

@@ -104,10 +104,10 @@ class ProcessSeat:
             answer = protocol.decode(await self.bot.ask(message, deadline))
             # An answer naming an earlier step is a late answer to a timed-out request, or
             # one the bot wrote twice: a line nobody asked for, so the process is not reused.
-            while protocol.earlier_step(answer, step):
+            while answer.get("step", step) != step:
+                protocol.check_stale(answer, step)
                 self.bot.broken = True
                 answer = protocol.decode(await self.bot.read_line(deadline))
-            protocol.check_step(answer, step)
             index = protocol.chosen_index(answer, legal)
             note = protocol.chosen_note(answer)
         except BotTimeout:
