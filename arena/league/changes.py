@@ -7,7 +7,7 @@ seed, mode, clock, caps, policy), a bot's command, own caps or files. The result
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict
 from functools import cache, partial
 from typing import Any
@@ -139,18 +139,13 @@ def changed_bots(
     replay: frozenset[str],
 ) -> list[str]:
     """A line for each bot with stored games whose fingerprint changed."""
-    played = _played(stored)
-    said = []
-    for name, fingerprint in now.items():
-        old = recorded.get(name)
-        if name in replay or old is None or not played.get(name) or same_bot(old, fingerprint):
-            continue
-        said.append(
-            f"bot {name!r} changed since its {played[name]} stored games were played "
-            f"({', '.join(changes(dict(old), dict(fingerprint)))}): run again with "
-            f"--replay-bot {name} to play its games again, or --fresh to play every game again"
-        )
-    return said
+    return [
+        f"bot {name!r} changed since its {played} stored games were played "
+        f"({', '.join(changes(dict(old), dict(new)))}): run again with "
+        f"--replay-bot {name} to play its games again, or --fresh to play every game again"
+        for name, played, old, new in _recorded_bots(stored, recorded, now, replay)
+        if not same_bot(old, new)
+    ]
 
 
 def unrecorded_files(
@@ -161,21 +156,30 @@ def unrecorded_files(
 ) -> list[str]:
     """A note for each bot with stored games whose fingerprint recorded no file but names
     one now: a folder of an earlier arena, which found a ``python -m`` module only in the
-    folder it ran in and on ``PYTHONPATH``. Such a bot is not refused (:func:`_same`)."""
+    folder it ran in and on ``PYTHONPATH``. Such a bot is not refused (:func:`same_bot`)."""
+    return [
+        f"warning: bot {name!r}: its {played} stored games were played before "
+        f"bots.toml recorded {', '.join(sorted(new['files']))} (an earlier arena "
+        "found no file for its command there); recorded now, so a change from now on "
+        f"is noticed, one before cannot be (--replay-bot {name} plays its games again)"
+        for name, played, old, new in _recorded_bots(stored, recorded, now, replay)
+        if not old.get("files") and new.get("files") and same_bot(old, new)
+    ]
+
+
+def _recorded_bots(
+    stored: list[GameRecord],
+    recorded: Mapping[str, Mapping[str, Any]],
+    now: Mapping[str, Mapping[str, Any]],
+    replay: frozenset[str],
+) -> Iterator[tuple[str, int, Mapping[str, Any], Mapping[str, Any]]]:
+    """``(name, games it played, recorded fingerprint, fingerprint now)`` of each bot of
+    ``now`` with stored games and a recorded fingerprint, but those in ``replay``."""
     played = _played(stored)
-    said = []
-    for name, fingerprint in now.items():
+    for name, new in now.items():
         old = recorded.get(name)
-        if name in replay or old is None or not played.get(name) or old.get("files"):
-            continue
-        if fingerprint.get("files") and same_bot(old, fingerprint):
-            said.append(
-                f"warning: bot {name!r}: its {played[name]} stored games were played before "
-                f"bots.toml recorded {', '.join(sorted(fingerprint['files']))} (an earlier arena "
-                "found no file for its command there); recorded now, so a change from now on "
-                f"is noticed, one before cannot be (--replay-bot {name} plays its games again)"
-            )
-    return said
+        if name not in replay and old is not None and played.get(name):
+            yield name, played[name], old, new
 
 
 def _played(stored: list[GameRecord]) -> dict[str, int]:
