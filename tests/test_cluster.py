@@ -7,15 +7,21 @@ test, so "no bot process left" looks at this test's bots only.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import http.server
 import os
 import shutil
 import signal
+import socketserver
 import subprocess
 import sys
+import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -29,6 +35,8 @@ from tests.conftest import ROOT, processes_with
 from tests.test_league import comparable
 
 distributed = pytest.importorskip("distributed", reason="the Dask extra is not installed")
+
+from arena.league.worker import RefereePlugin  # noqa: E402  (needs Dask)
 
 TEAM = ("a", "b", "c")
 
@@ -358,4 +366,216 @@ def test_an_sprt_league_on_a_cluster_stops_where_in_process_stops(
     assert comparable(stored) == comparable(
         [r for r in read_games(tmp_path / "reference") if r.id in used]
     )
+    assert processes_with(marker) == []
+
+
+def slow_bot(tmp_path: Path, marker: str, sleep_s: float) -> str:
+    """A ``[[bots]]`` entry for a bot that sleeps before it answers ``hello``."""
+    program = tmp_path / "slow-bot"
+    program.write_text(f"#!/bin/sh\nsleep {sleep_s}\nexec python -m bots.random\n")
+    program.chmod(0o755)
+    return f'[[bots]]\nname = "slow"\ncmd = "{program} {marker}-slow"\n'
+
+
+def wait_for_processes(marker: str, timeout_s: float = 60) -> None:
+    deadline = time.monotonic() + timeout_s
+    listing = ["ps", "-ww", "-eo", "args"]  # whole lines: the marker follows a long path
+    while marker not in subprocess.run(listing, capture_output=True, text=True).stdout:
+        assert time.monotonic() < deadline, f"no process with {marker} after {timeout_s} s"
+        time.sleep(0.05)
+
+
+def finishes(target: Callable[[], object], timeout_s: float = 15) -> bool:
+    """Run ``target`` in a thread: True when it returned within ``timeout_s``."""
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(timeout_s)
+    return not thread.is_alive()
+
+
+def test_a_worker_referee_closed_during_the_preflight_kills_its_bots(
+    tmp_path: Path, in_repo: Path
+) -> None:
+    from arena.league.worker import WorkerReferee
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker, extra_bots=slow_bot(tmp_path, marker, 30)))
+    referee = WorkerReferee(league, 1, False, "tcp://127.0.0.1:1")
+    starting = threading.Thread(target=referee.start, daemon=True)
+    starting.start()
+    wait_for_processes(f"{marker}-slow")  # the pre-flight waits for its hello
+    assert finishes(referee.close)
+    starting.join(15)
+    assert not starting.is_alive()
+    assert processes_with(marker) == []
+
+
+def test_a_worker_referee_closed_before_it_started_starts_nothing(
+    tmp_path: Path, in_repo: Path
+) -> None:
+    from arena.league.worker import WorkerReferee
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    referee = WorkerReferee(load(tmp_path, league_text(marker)), 1, False, "tcp://127.0.0.1:1")
+    referee.close()  # the plugin removed while its setup waited for a thread
+    assert finishes(referee.start, timeout_s=5)
+    assert processes_with(marker) == []
+
+
+def test_ctrl_c_during_the_preflight_stops_and_leaves_no_bot(
+    tmp_path: Path, scheduler: str
+) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(league_text(marker, extra_bots=slow_bot(tmp_path, marker, 30)))
+    out = tmp_path / "out"
+    run = [sys.executable, "-m", "arena", "run", str(cfg), "--out", str(out), "--no-report"]
+    proc = subprocess.Popen(
+        [*run, "--scheduler", scheduler],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for_processes(f"{marker}-slow")  # on a worker, in the pre-flight
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "Resume with: arena run" in err and "Traceback" not in err
+    assert read_games(out) == []
+    assert processes_with(marker) == []
+
+
+class StuckPlugin(RefereePlugin):
+    """A referee whose worker is slow to report its pools closed."""
+
+    async def teardown(self, worker: Any) -> None:
+        await super().teardown(worker)
+        await asyncio.sleep(20)
+
+
+def test_the_client_waits_a_bounded_time_for_the_workers_to_close(
+    tmp_path: Path, in_repo: Path, scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.league import cluster, worker
+
+    monkeypatch.setattr(cluster, "CLOSE_TIMEOUT_S", 1, raising=False)
+    monkeypatch.setattr(worker, "RefereePlugin", StuckPlugin)
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker, rounds=1))
+    lines: list[str] = []
+    started = time.monotonic()
+    outcome = cluster.run_cluster_league(
+        league, tmp_path / "out", jobs=1, scheduler=scheduler, say=lines.append
+    )
+    assert outcome.played == 9 and time.monotonic() - started < 20
+    assert lines == [
+        "warning: the workers did not report their bots closed within 2 s: see the workers' logs"
+    ]
+    assert processes_with(marker) == []
+
+
+def sigint_ignored_or_blocked(pid: int) -> bool:
+    """Whether SIGINT is ignored or blocked in every thread of process ``pid``."""
+    threads = Path(f"/proc/{pid}/task").iterdir()
+    for status in (thread / "status" for thread in threads):
+        masks = dict(line.split(":\t") for line in status.read_text().splitlines())
+        if not (int(masks["SigIgn"], 16) | int(masks["SigBlk"], 16)) & 1 << (signal.SIGINT - 1):
+            return False
+    return True
+
+
+def test_a_ctrl_c_while_the_local_cluster_starts_stops_the_league(
+    tmp_path: Path, in_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import psutil
+    from distributed import LocalCluster
+
+    from arena.league.cluster import run_cluster_league
+
+    workers_ignore: list[bool] = []
+
+    class InterruptedCluster(LocalCluster):
+        def __init__(self, **kwargs: Any) -> None:
+            others = set(psutil.Process().children())  # (the module's cluster)
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the workers start
+            super().__init__(**kwargs)
+            for child in set(psutil.Process().children()) - others:
+                with contextlib.suppress(psutil.Error):  # one that ended meanwhile
+                    if "spawn_main" in " ".join(child.cmdline()):
+                        workers_ignore.append(sigint_ignored_or_blocked(child.pid))
+
+    monkeypatch.setattr(distributed, "LocalCluster", InterruptedCluster)
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker, rounds=1))
+    outcome = run_cluster_league(league, tmp_path / "out", jobs=1, workers=1)
+    assert outcome.interrupted and outcome.played == 0
+    assert workers_ignore and all(workers_ignore)
+    assert processes_with(marker) == []
+
+
+class Banner(socketserver.BaseRequestHandler):
+    """A server that speaks first (as SSH or SMTP do), then waits."""
+
+    def handle(self) -> None:
+        self.request.sendall(b"SSH-2.0-OpenSSH_9.2 hello\r\n")
+        self.request.recv(1)
+
+
+class QuietHTTP(http.server.SimpleHTTPRequestHandler):
+    """An HTTP server (the scheduler's dashboard port, say) that logs nothing."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.mark.parametrize("handler", [Banner, QuietHTTP])
+def test_a_scheduler_address_that_is_not_a_dask_scheduler_is_one_line(
+    tmp_path: Path,
+    in_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    handler: type[socketserver.BaseRequestHandler],
+) -> None:
+    from arena import cli
+    from arena.league import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT_S", 1)
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(league_text("notdask"))
+    threads = set(threading.enumerate())
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        address = f"tcp://127.0.0.1:{server.server_address[1]}"
+        started = time.monotonic()
+        result = CliRunner().invoke(
+            cli.main, ["run", str(cfg), "--out", str(tmp_path / "o"), "--scheduler", address]
+        )
+        took = time.monotonic() - started
+        server.shutdown()
+    assert result.exit_code == 2 and took < 10, result.output
+    said = [line for line in result.output.splitlines() if "games scheduled" not in line]
+    assert said[0].startswith(f"arena: error: cannot reach the Dask scheduler at {address}: ")
+    assert len(said) == 1
+    time.sleep(0.5)  # the server's handler threads end
+    assert set(threading.enumerate()) <= threads  # the client's event loop is gone
+
+
+def test_a_bot_that_fails_the_preflight_has_its_stderr_in_the_logs(
+    tmp_path: Path, in_repo: Path, scheduler: str
+) -> None:
+    from arena.league.cluster import run_cluster_league
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    program = tmp_path / "ghost-bot"
+    program.write_text("#!/bin/sh\necho 'ghost: no model file' >&2\nexit 1\n")
+    program.chmod(0o755)
+    extra = f'[[bots]]\nname = "ghost"\ncmd = "{program} {marker}"\n'
+    league = load(tmp_path, league_text(marker, extra_bots=extra))
+    with pytest.raises(ClusterError, match="cannot start bot 'ghost'"):
+        run_cluster_league(league, tmp_path / "out", jobs=1, scheduler=scheduler)
+    assert "ghost: no model file" in (tmp_path / "out" / "logs" / "ghost.log").read_text()
     assert processes_with(marker) == []

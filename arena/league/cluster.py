@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 INSTALL_HINT = "the Dask extra is not installed: pip install 'tabletop-arena[cluster]'"
 CONNECT_TIMEOUT_S = 10
+CLOSE_TIMEOUT_S = 30  # for the workers to close their pools (plus the bots' bye_ms)
 BLOCKS_PER_WORKER = 3  # submitted ahead, so a worker never waits for the client
 
 
@@ -79,7 +80,7 @@ def run_cluster_league(
     require_dask()
     store, stored, feed = open_league(config, folder, fresh=fresh, say=say, replay=replay)
     try:
-        run = _ClusterRun(config.hiding(folder), store, feed, stored, progress)
+        run = _ClusterRun(config.hiding(folder), store, feed, stored, progress, say)
         with _stop_on_sigterm():
             try:
                 with connect(workers, scheduler) as client:
@@ -97,27 +98,26 @@ def connect(workers: int | None, scheduler: str | None) -> Iterator[Client]:
     from distributed import Client, LocalCluster
 
     if workers is not None:
-        # Workers inherit an ignored SIGINT: a Ctrl-C in the terminal reaches only the
-        # client, which then closes the pools itself (bye, then the group kill).
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=":0",  # any free port: never a clash with 8787
-                silence_logs=logging.ERROR,
-            )
-        finally:
-            signal.signal(signal.SIGINT, previous)
-        with cluster, Client(cluster) as client:
-            yield client
+        with contextlib.ExitStack() as started:
+            with _ctrl_c_held():  # a Ctrl-C meanwhile stops us once the cluster is entered
+                cluster = started.enter_context(
+                    LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",  # any free port: never a clash with 8787
+                        silence_logs=logging.ERROR,
+                    )
+                )
+            yield started.enter_context(Client(cluster))
         return
     assert scheduler is not None, "workers or scheduler"
     try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        client = _bounded_client(scheduler)
+    except Exception as exc:  # whatever answered there, it did not let a client connect
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {scheduler}: {_connect_failure(exc)}"
+        ) from None
     with client:
         try:
             client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
@@ -127,6 +127,80 @@ def connect(workers: int | None, scheduler: str | None) -> Iterator[Client]:
                 f"(none joined within {CONNECT_TIMEOUT_S} s)"
             ) from None
         yield client
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Start worker processes that ignore Ctrl-C, without losing the client's Ctrl-C.
+
+    SIGINT is blocked in this thread, so the threads started meanwhile (Dask's event loop)
+    and the worker processes they spawn inherit it blocked: a Ctrl-C in the terminal reaches
+    only the client, which then closes the pools itself (bye, then the group kill). A Ctrl-C
+    that comes meanwhile (pending, or caught by another thread: the handler runs in this one)
+    is raised when the block is left.
+    """
+    from multiprocessing import resource_tracker
+
+    # Started by the thread that first spawns a process, the tracker unblocks SIGINT in that
+    # thread afterwards (Dask's event loop: the workers it spawns then would not block it).
+    resource_tracker.ensure_running()
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _: caught.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending Ctrl-C is caught here
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        signal.raise_signal(signal.SIGINT)
+
+
+def _bounded_client(scheduler: str) -> Client:
+    """A client of the scheduler at ``scheduler``, connected within about CONNECT_TIMEOUT_S.
+
+    Dask's ``timeout`` bounds the connection but not every read of the handshake: a server
+    that is not a Dask scheduler (an HTTP one) could keep ``Client()`` waiting for good. Here
+    the whole start is bounded, and a client that failed to start is closed (its event-loop
+    thread and socket with it).
+    """
+    from distributed import Client
+    from distributed.client import _set_global_client
+    from distributed.utils import sync
+
+    class BoundedClient(Client):
+        def start(self, **kwargs: Any) -> None:
+            self._loop_runner.start()
+            if self._set_as_default:  # as Client.start does: as_completed() finds it
+                _set_global_client(self)
+            try:
+                sync(
+                    self._loop_runner.loop,
+                    self._start,
+                    callback_timeout=_start_bound_s(),
+                    **kwargs,
+                )
+            except BaseException:
+                self.close()
+                self._loop_runner.stop()  # close() leaves it running if _start gave up
+                raise
+
+    client: Client = BoundedClient(scheduler, timeout=CONNECT_TIMEOUT_S)
+    return client
+
+
+def _start_bound_s() -> int:
+    """The bound on a client's start: Dask's own timeout first, with its clearer message."""
+    return CONNECT_TIMEOUT_S + 2
+
+
+def _connect_failure(exc: Exception) -> str:
+    """Why connecting failed, in a few words."""
+    if isinstance(exc, TimeoutError):
+        return f"no Dask handshake within {_start_bound_s()} s (not a Dask scheduler's port?)"
+    if isinstance(exc, OSError | ValueError):
+        return str(exc)
+    return f"it does not speak Dask's protocol ({type(exc).__name__})"
 
 
 class _Stopped(Exception):
@@ -155,12 +229,14 @@ class _ClusterRun:
         feed: BlockFeed,
         stored: dict[GameKey, GameRecord],
         progress: ProgressHook | None,
+        say: Warn | None,
     ) -> None:
         self.config = config
         self.store = store
         self.feed = feed
         self.stored = stored
         self.progress = progress
+        self.say = say
         skipped = league_games_stored(config, stored.values())
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=skipped)
         self.logs = {
@@ -205,18 +281,41 @@ class _ClusterRun:
             with _signals_held():
                 if in_flight:
                     client.cancel(list(in_flight))
-                # ValueError: stopped before it was registered; OSError: the scheduler is
-                # gone (its workers then close, and their plugins close the pools)
-                with contextlib.suppress(ValueError, OSError):
-                    client.unregister_worker_plugin(self.plugin)
+                self._remove_plugin(client)
         self.outcome.stopped_early = self.feed.stop_reason
         if isinstance(self.feed, SprtFeed):
             self.outcome.sprt = self.feed.test
 
+    def _remove_plugin(self, client: Client) -> None:
+        """Remove the plugin, which closes every pool on every worker (the pre-flight too, if
+        it still runs), and wait for the workers to say so: a bounded wait."""
+        bye_s = max(bot.limits.bye_ms for bot in self.config.bots) / 1000
+        try:
+            client.sync(
+                client._unregister_worker_plugin,
+                self.plugin,
+                callback_timeout=CLOSE_TIMEOUT_S + bye_s,
+            )
+        except TimeoutError:  # (an OSError: first)
+            if self.say is not None:
+                self.say(
+                    f"warning: the workers did not report their bots closed within "
+                    f"{CLOSE_TIMEOUT_S + bye_s:g} s: see the workers' logs"
+                )
+        # ValueError: stopped before it was registered; OSError: the scheduler is gone (its
+        # workers then close, and their plugins close the pools)
+        except (ValueError, OSError):
+            pass
+
     def _check_preflight(self, client: Client) -> None:
-        from arena.league.worker import cannot_start, preflight_failures
+        from arena.league.worker import cannot_start, preflight_failures, preflight_logs
 
         failures: dict[str, dict[str, str]] = client.run(preflight_failures, self.plugin)
+        if any(failures.values()):  # the bots' stderr says why: into logs/, as in-process
+            logs: dict[str, dict[str, bytes]] = client.run(preflight_logs, self.plugin)
+            for _, bots_logs in sorted(logs.items()):
+                for bot, data in bots_logs.items():
+                    self.logs[bot].write(data)
         for worker, bots in sorted(failures.items()):
             for bot, reason in sorted(bots.items()):
                 raise ClusterError(cannot_start(worker, bot, reason))

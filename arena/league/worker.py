@@ -85,25 +85,41 @@ class WorkerReferee:
         self.logs = {bot.name: ShippedLog(bot.limits.stderr_bytes) for bot in config.bots}
         self._table: Table  # set when the loop starts (league_table in _main)
         self._blocks: set[trio.CancelScope] = set()
-        self._token: trio.lowlevel.TrioToken | None = None
-        self._closing: trio.Event | None = None
+        self._lock = threading.Lock()  # orders close() against start() and the loop's token
+        self._closed = False
+        self._token: trio.lowlevel.TrioToken | None = None  # set once the loop runs
+        self._running = trio.CancelScope()  # the pre-flight and the wait for close()
         self._ready = threading.Event()
         self._crash: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="arena-referee", daemon=True)
 
     def start(self) -> None:
-        """Start the loop and wait for the pre-flight handshakes (blocks: call in a thread)."""
-        self._thread.start()
+        """Start the loop and wait for the pre-flight handshakes (blocks: call in a thread).
+
+        Closed first (the plugin removed while its ``setup`` waited), it starts nothing;
+        closed during the pre-flight, it returns once the bots are gone.
+        """
+        with self._lock:
+            if self._closed:
+                return
+            self._thread.start()
         self._ready.wait()
         if self._crash is not None:
             raise ClusterError(f"worker {self.worker}: the referee did not start: {self._crash}")
 
     def close(self) -> None:
-        """Cancel a block in flight, close every pool and wait for the bots to be gone."""
-        if self._token is not None and self._closing is not None:
+        """Cancel the pre-flight or a block in flight, close every pool and wait for the bots
+        to be gone. Safe at any moment, from any thread but the loop's: before the loop
+        started, during the pre-flight, after it, after the loop ended."""
+        with self._lock:
+            self._closed = True
+            token = self._token
+            started = self._thread.ident is not None
+        if token is not None:
             with contextlib.suppress(trio.RunFinishedError):  # it ended on its own
-                trio.from_thread.run_sync(self._closing.set, trio_token=self._token)
-        self._thread.join()
+                trio.from_thread.run_sync(self._running.cancel, trio_token=token)
+        if started:
+            self._thread.join()
 
     def play_block(self, specs: Sequence[GameSpec]) -> PlayedBlock:
         """Play the games of one block (from a Dask task's thread)."""
@@ -122,17 +138,26 @@ class WorkerReferee:
             self._ready.set()
 
     async def _main(self) -> None:
-        self._closing = trio.Event()
+        if not self._publish_token(trio.lowlevel.current_trio_token()):
+            return  # closed between start() and now: no bot is started
         async with hosting() as host:
             self._table = league_table(self.config, host, self._log, transcripts=self.transcripts)
             try:
-                await self._preflight()
-                self._token = trio.lowlevel.current_trio_token()
-                self._ready.set()
-                await self._closing.wait()
+                with self._running:  # cancelled by close(), even before it is entered
+                    await self._preflight()
+                    self._ready.set()
+                    await trio.sleep_forever()
             finally:
                 for scope in self._blocks:
                     scope.cancel()
+
+    def _publish_token(self, token: trio.lowlevel.TrioToken) -> bool:
+        """Let close() reach the loop from now on; False when close() came first."""
+        with self._lock:
+            if self._closed:
+                return False
+            self._token = token
+            return True
 
     def _log(self, bot: BotSpec) -> StderrLog:
         return self.logs[bot.name]
@@ -235,3 +260,9 @@ def play_block(plugin: str, specs: list[GameSpec]) -> PlayedBlock:
 def preflight_failures(plugin: str, dask_worker: Any) -> dict[str, str]:
     """For ``Client.run``: the bots that could not start on this worker, with the reason."""
     return dict(_referee(plugin, dask_worker).failures)
+
+
+def preflight_logs(plugin: str, dask_worker: Any) -> dict[str, bytes]:
+    """For ``Client.run``: what the bots wrote to stderr on this worker so far (taken)."""
+    logs = _referee(plugin, dask_worker).logs
+    return {name: data for name, log in logs.items() if (data := log.take())}
