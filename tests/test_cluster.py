@@ -124,17 +124,25 @@ def test_resume_on_a_cluster_plays_only_what_is_missing(
     assert processes_with(marker) == []
 
 
+def _league_with_script_bot(
+    tmp_path: Path, name: str, program: Path, script: str
+) -> tuple[str, config.LeagueConfig]:
+    """A marker and the test league with one more bot, ``name``: the shell ``script``."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    program.write_text(f"#!/bin/sh\n{script}\n")
+    program.chmod(0o755)
+    extra = f'[[bots]]\nname = "{name}"\ncmd = "{program} {marker}"\n'
+    return marker, load(tmp_path, league_text(marker, extra_bots=extra))
+
+
 def test_a_bot_that_cannot_start_on_a_worker_stops_the_league_before_any_game(
     tmp_path: Path, in_repo: Path, scheduler: str
 ) -> None:
     from arena.league.cluster import run_cluster_league
 
-    marker = f"m{uuid.uuid4().hex[:8]}"
     program = tmp_path / "vanishing-bot"
-    program.write_text("#!/bin/sh\nexec python -m bots.random\n")
-    program.chmod(0o755)
-    extra = f'[[bots]]\nname = "gone"\ncmd = "{program} {marker}"\n'
-    league = load(tmp_path, league_text(marker, extra_bots=extra))
+    script = "exec python -m bots.random"
+    marker, league = _league_with_script_bot(tmp_path, "gone", program, script)
     program.unlink()  # on the client it existed; on the workers it does not
     with pytest.raises(ClusterError) as caught:
         run_cluster_league(league, tmp_path / "out", jobs=1, scheduler=scheduler)
@@ -569,12 +577,8 @@ def test_a_bot_that_fails_the_preflight_has_its_stderr_in_the_logs(
 ) -> None:
     from arena.league.cluster import run_cluster_league
 
-    marker = f"m{uuid.uuid4().hex[:8]}"
-    program = tmp_path / "ghost-bot"
-    program.write_text("#!/bin/sh\necho 'ghost: no model file' >&2\nexit 1\n")
-    program.chmod(0o755)
-    extra = f'[[bots]]\nname = "ghost"\ncmd = "{program} {marker}"\n'
-    league = load(tmp_path, league_text(marker, extra_bots=extra))
+    script = "echo 'ghost: no model file' >&2\nexit 1"
+    marker, league = _league_with_script_bot(tmp_path, "ghost", tmp_path / "ghost-bot", script)
     with pytest.raises(ClusterError, match="cannot start bot 'ghost'"):
         run_cluster_league(league, tmp_path / "out", jobs=1, scheduler=scheduler)
     assert "ghost: no model file" in (tmp_path / "out" / "logs" / "ghost.log").read_text()
