@@ -308,9 +308,9 @@ def test_the_resume_hint_keeps_jobs_and_transcripts(tmp_path: Path) -> None:
     bots = "".join(
         f'[[bots]]\nname = "{n}"\ncmd = "python -m bots.random {marker}"\n' for n in "abc"
     )
-    cfg.write_text(f'engine = "space-five"\nplayers = 2\nrounds = 40\n{bots}')
+    cfg.write_text(f'engine = "space-five"\nplayers = 2\nrounds = 10\n{bots}')
     out = tmp_path / "out"
-    args = ["run", str(cfg), "--out", str(out), "--jobs", "1", "--transcripts"]
+    args = ["run", str(cfg), "--out", str(out), "--jobs", "1", "--transcripts", "--no-report"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "arena", *args], cwd=ROOT, stderr=subprocess.PIPE, text=True
     )
@@ -323,6 +323,7 @@ def test_the_resume_hint_keeps_jobs_and_transcripts(tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     hint = err.split("Resume with: ")[1].strip()
     assert "--jobs 1" in hint and "--transcripts" in hint and f"--out {out}" in hint
+    assert "--no-report" in hint
     words = shlex.split(hint)
     assert words[:2] == ["arena", "run"]
     again = subprocess.run(
@@ -330,7 +331,7 @@ def test_the_resume_hint_keeps_jobs_and_transcripts(tmp_path: Path) -> None:
     )
     assert again.returncode == 0, again.stderr
     ids = [r["id"] for r in lines(out)]
-    assert len(ids) == 3 * 40 * 2
+    assert len(ids) == 3 * 10 * 2
     assert all((out / "transcripts" / game / "seat0.jsonl").exists() for game in ids)
 
 
