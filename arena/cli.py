@@ -5,7 +5,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import dataclasses
-import errno
 import gc
 import json
 import os
@@ -769,19 +768,13 @@ def _page_path(output: str) -> Path:
 
 
 def _write_page(path: Path, page: str) -> None:
-    """Write an HTML page whole or not at all: a page cut short (a full disk) would replace a
-    good one, so it is written beside it and renamed over it."""
-    partial = path.with_name(path.name + ".tmp")
+    """Write an HTML page whole or not at all (a full disk keeps the page it had)."""
+    from arena.league import store
+
     try:
-        partial.write_text(page, encoding="utf-8")
-        os.replace(partial, path)
+        store.write_whole(path, page.encode("utf-8"))
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
-        reason = exc.strerror or str(exc)
-        if exc.errno == errno.ENOSPC:
-            reason = "no space left on the device; free some space and run the command again"
-        raise UserError(f"cannot write {path}: {reason}") from None
+        raise UserError(f"cannot write {path}: {store.os_reason(exc)}") from None
 
 
 @main.command()

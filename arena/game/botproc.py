@@ -284,9 +284,7 @@ class BotProcess:
         """How the process ended, for a crash's message ("killed by SIGSEGV", "exit status
         0"), waiting a moment for it (its output closed: the exit follows); "" while it
         lives on (it closed its output only)."""
-        with trio.move_on_after(0.5):
-            await self.process.wait()
-        code = self.process.returncode
+        code = await _exit_code(self.process)
         if code is None:
             return ""
         return _exit_status(code, sandboxed=self.workdir is None)
@@ -507,19 +505,22 @@ async def _startup_problem(
     process: trio.Process, fault: BotFault, limits: Limits, tail: bytearray
 ) -> str:
     """A plain sentence for a failed handshake, naming the exit status when it exited."""
-    if isinstance(fault, BotCrash):
-        with trio.move_on_after(0.5):  # its output closed: the exit status follows shortly
-            await process.wait()
-        if process.returncode is not None:
-            if process.returncode == keeper.EXEC_FAILED and b"arena: cannot start" in tail:
-                said = bytes(tail[tail.rfind(b"arena: cannot start") + 7 :]).decode(
-                    errors="replace"
-                )
-                return said.strip()
-            return f"exited before answering 'hello' ({_exit_status(process.returncode)})"
+    if isinstance(fault, BotCrash) and (code := await _exit_code(process)) is not None:
+        if code == keeper.EXEC_FAILED and b"arena: cannot start" in tail:
+            said = bytes(tail[tail.rfind(b"arena: cannot start") + 7 :]).decode(errors="replace")
+            return said.strip()
+        return f"exited before answering 'hello' ({_exit_status(code)})"
     if isinstance(fault, BotTimeout):
         return f"no 'ready' within startup_ms = {limits.startup_ms} ms"
     return f"no valid 'ready' ({fault.verdict}: {fault})"
+
+
+async def _exit_code(process: trio.Process) -> int | None:
+    """The exit status of a process whose output closed (the exit follows shortly), or None
+    if it lives on past half a second (it closed its output only)."""
+    with trio.move_on_after(0.5):
+        await process.wait()
+    return process.returncode
 
 
 def _exit_status(code: int, *, sandboxed: bool = False) -> str:

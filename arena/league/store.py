@@ -22,6 +22,7 @@ before that game is played: every id is in ``games.jsonl`` once.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -295,7 +296,7 @@ def read_league(folder: Path) -> dict[str, Any]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ResultsError(f"{path}: damaged: {exc}") from None
     except OSError as exc:
-        raise ResultsError(f"{path}: cannot read: {_reason(exc)}") from None
+        raise ResultsError(f"{path}: cannot read: {os_reason(exc)}") from None
     wrong = wrong_field(league)
     if wrong is not None:
         raise ResultsError(
@@ -408,16 +409,26 @@ def write_standings_file(folder: Path, standings: Mapping[str, Any]) -> None:
 
 def write_toml(path: Path, data: Mapping[str, Any]) -> None:
     """Write a TOML file whole or not at all (no partial file is left behind on failure)."""
-    partial = path.with_suffix(".tmp")
     try:
-        partial.write_bytes(tomli_w.dumps(dict(data)).encode("utf-8"))
-        os.replace(partial, path)
+        write_whole(path, tomli_w.dumps(dict(data)).encode("utf-8"))
     except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise ResultsError(f"{path}: cannot write: {_reason(exc)}") from None
+        raise ResultsError(f"{path}: cannot write: {os_reason(exc)}") from None
 
 
-def _reason(exc: OSError) -> str:
+def write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all: beside it, then renamed over it, so a
+    full disk never leaves a file cut short in place of a good one; raises the OSError."""
+    partial = path.with_name(path.name + ".tmp")
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        raise
+
+
+def os_reason(exc: OSError) -> str:
     if exc.errno == errno.ENOSPC:
         return "no space left on the device; free some space and run again to resume"
     return exc.strerror or str(exc)
@@ -510,7 +521,7 @@ class ResultsDir:
             return self._open(league, fresh=fresh, warn=warn, bots=bots or {}, replay=replay)
         except OSError as exc:
             self.close()
-            reason = _reason(exc)
+            reason = os_reason(exc)
             raise ResultsError(f"{self.folder}: cannot write results here: {reason}") from None
         except BaseException:
             self.close()
@@ -714,7 +725,7 @@ class ResultsDir:
         except OSError as exc:
             os.ftruncate(fd, size)  # no partial line: every game in the file is complete
             raise ResultsError(
-                f"{self.folder / GAMES}: cannot store game {record.id}: {_reason(exc)}"
+                f"{self.folder / GAMES}: cannot store game {record.id}: {os_reason(exc)}"
             ) from None
 
     def sync(self) -> None:
@@ -723,7 +734,7 @@ class ResultsDir:
         try:
             os.fsync(self._games.fileno())
         except OSError as exc:
-            reason = _reason(exc)
+            reason = os_reason(exc)
             raise ResultsError(f"{self.folder / GAMES}: cannot store games: {reason}") from None
 
     def write_transcript(self, game: str, seat: int, lines: list[tuple[str, bytes]]) -> None:
@@ -738,7 +749,7 @@ class ResultsDir:
                     handle.write(json.dumps({"dir": direction, "line": text}) + "\n")
         except OSError as exc:
             path.unlink(missing_ok=True)
-            raise ResultsError(f"{path}: cannot write: {_reason(exc)}") from None
+            raise ResultsError(f"{path}: cannot write: {os_reason(exc)}") from None
 
     def log_path(self, bot: str) -> Path:
         return self.folder / "logs" / f"{bot}.log"
