@@ -527,7 +527,7 @@ def play(
         names = [argv[-1] for argv in argvs]
         names.insert(human_seat, human)
         person = (human_seat, HumanSeat(human, engine, TerminalConsole(), names))
-    on_step = _Narrator() if show else None
+    on_step = _Narrator(game_engine.name, players) if show else None
     try:
         record = trio.run(
             lambda: play_match(
@@ -565,23 +565,23 @@ def _bot_argv(cmd: str) -> tuple[str, ...]:
 
 
 class _Narrator:
-    """``arena play --show``: the table whenever another seat is to move, each decision in
-    words, the final table and the scores (the result table follows)."""
+    """``arena play --show``: the game as a spectator is told it (each decision in words,
+    what it made happen, the table whenever another seat is to move), then the final table
+    and the scores (the result table follows)."""
 
-    def __init__(self) -> None:
-        self._last_seat: int | None = None
+    def __init__(self, engine: str, players: int) -> None:
+        from arena.show.spectator import Spectator
+
+        self._spectator = Spectator(engine, players)
 
     def __call__(self, step: Step) -> None:
         state = step.state
         if step.seat is None or step.action is None:
-            click.echo(state.render(None))
+            click.echo("\n".join(self._spectator.end(state)))
             scores = ", ".join(f"seat {i} {s:g}" for i, s in enumerate(state.result().scores))
             click.echo(f"game over after {step.number} decisions; scores: {scores}")
             return
-        if step.seat != self._last_seat:
-            click.echo(state.render(None))
-            self._last_seat = step.seat
-        click.echo(f"{step.number:4d}  {state.describe(step.action)}")
+        click.echo("\n".join(self._spectator.move(state, step.number, step.seat, step.action)))
 
 
 def _print_game(record: GameRecord, commands: list[str]) -> None:

@@ -22,12 +22,17 @@ class Guide:
     observation event in words ("" for an event not worth telling a person);
     ``solo_outcome(detail)``, for a game with a solo mode: one sentence telling the solo
     player how they did (won or lost, or what their score means), from the same ``detail``
-    (alone at the table, the player always has rank 1, which says nothing)."""
+    (alone at the table, the player always has rank 1, which says nothing);
+    ``restates(event)``: whether an event only restates the decision that logged it (what
+    ``describe`` said of the action), so that a spectator's account of a move tells only
+    what the move made happen (dice, cards drawn, a refill, the next round); by default no
+    event does."""
 
     how_to_play: str
     end_line: Callable[[Mapping[str, Any]], str]
     narrate: Callable[[Any, Who], str]
     solo_outcome: Callable[[Mapping[str, Any]], str] | None = None
+    restates: Callable[[Any], bool] = lambda _event: False
 
 
 def plain(event: Any) -> str:

@@ -15,6 +15,7 @@ from arena.game.botproc import StderrLog
 from arena.game.hosting import hosting
 from arena.game.referee import forfeit_ranks
 from arena.record import NOT_ASKED, GameRecord
+from arena.show.spectator import Spectator
 from engines.base import EngineError, OptionError
 
 
@@ -51,14 +52,13 @@ def replay_record(record: GameRecord) -> list[str]:
 
 
 def narrate(record: GameRecord) -> Iterator[str]:
-    """The stored game told move by move: the table, then each move with its bot and think
-    time (and the bot's note), and, whenever the turn passes to another seat, the table
-    again (as ``arena play --show`` prints it)."""
+    """The stored game told as :class:`arena.show.spectator.Spectator` tells it (as ``arena
+    play --show`` prints it), each move with its bot and think time (and the bot's note)."""
     engine = record.rules()
     state = engine.new_game(record.players, record.seed, dict(record.options))
     said = {step: text for seat in record.seats for step, text in seat.bot_notes}
     turns = [iter(seat.think_us) for seat in record.seats]
-    yield state.render(None)
+    spectator = Spectator(record.engine, record.players)
     for step, index in enumerate(record.moves):
         seat = state.to_move()
         legal = state.legal_actions()
@@ -73,12 +73,13 @@ def narrate(record: GameRecord) -> Iterator[str]:
             if micros == NOT_ASKED
             else f", {micros / 1000:.2f} ms"
         )
-        yield f"{step:4d}  {state.describe(legal[index])}  [{record.seats[seat].bot}{took}]"
+        *before, line = spectator.move(state, step, seat, legal[index])
+        yield from before
+        yield f"{line}  [{record.seats[seat].bot}{took}]"
         if step in said:
             yield f"      note: {said[step]!r}"
         state.apply(legal[index])
-        if state.to_move() != seat:
-            yield state.render(None)
+    yield from spectator.end(state)
 
 
 def read_transcript(path: Path) -> list[tuple[str, str]]:

@@ -114,4 +114,10 @@ def _action(action: Mapping[str, Any]) -> str:
     return plain(action)
 
 
-GUIDE = Guide(HOW_TO_PLAY, end_line, narrate)
+def restates(event: Any) -> bool:
+    """An ``act`` event logs the decision itself; the rest (a forced ``auto`` step, reveals,
+    draws, refills, the next turn) is what it made happen."""
+    return isinstance(event, list) and event[:1] == ["act"]
+
+
+GUIDE = Guide(HOW_TO_PLAY, end_line, narrate, restates=restates)

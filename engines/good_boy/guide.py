@@ -96,4 +96,13 @@ def narrate(event: Any, who: Who) -> str:
     return plain(event)
 
 
-GUIDE = Guide(HOW_TO_PLAY, end_line, narrate)
+_CHOICES = frozenset({"assign", "done", "steal", "stop", "take"})
+
+
+def restates(event: Any) -> bool:
+    """The events of a choice with nothing left to chance; a roll's event is news (its
+    faces), and so is a claim's (the dog it reveals next)."""
+    return isinstance(event, Mapping) and event.get("type") in _CHOICES
+
+
+GUIDE = Guide(HOW_TO_PLAY, end_line, narrate, restates=restates)

@@ -73,4 +73,26 @@ def narrate(event: Any, who: Who) -> str:
     return f"{name}: {plain([kind, *values])}"
 
 
-GUIDE = Guide(HOW_TO_PLAY, end_line, narrate)
+_CHOICES = frozenset(
+    {
+        "draw_and_play",
+        "sleeping_cat",
+        "select_card",
+        "place_box",
+        "place_cat",
+        "princess",
+        "discard",
+        "princess_discard",
+        "no_cat",
+        "pass",
+    }
+)
+
+
+def restates(event: Any) -> bool:
+    """Every public event of If It Fits logs a decision (the card a draw brings is not
+    public)."""
+    return isinstance(event, list) and len(event) > 1 and event[1] in _CHOICES
+
+
+GUIDE = Guide(HOW_TO_PLAY, end_line, narrate, restates=restates)

@@ -86,4 +86,13 @@ def narrate(event: Any, who: Who) -> str:
     return plain(event)
 
 
-GUIDE = Guide(HOW_TO_PLAY, end_line, narrate, solo_outcome)
+_CHOICES = frozenset({"place", "buy", "pass", "choose_resource", "copy_die", "activate_green"})
+
+
+def restates(event: Any) -> bool:
+    """The events of a player's own choices; parades, the automa's turns, a round's end and
+    the next round's dice are what the choice made happen."""
+    return isinstance(event, Mapping) and event.get("type") in _CHOICES
+
+
+GUIDE = Guide(HOW_TO_PLAY, end_line, narrate, solo_outcome, restates)

@@ -99,4 +99,13 @@ def narrate(event: Any, who: Who) -> str:
     return f"{name}: {plain([kind, *values])}"
 
 
-GUIDE = Guide(HOW_TO_PLAY, end_line, narrate, solo_outcome)
+_CHOICES = frozenset({"place", "play", "exchange", "bonus_discard", "bonus_stop", "solo_discard"})
+
+
+def restates(event: Any) -> bool:
+    """The events of a player's own choices; draws, a short draw pile and a round's end
+    are what the choice made happen."""
+    return isinstance(event, list) and len(event) > 2 and event[2] in _CHOICES
+
+
+GUIDE = Guide(HOW_TO_PLAY, end_line, narrate, solo_outcome, restates)

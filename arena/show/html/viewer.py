@@ -6,8 +6,10 @@ at each step the engine's picture (``engines.picture``) draws the whole table fr
 seat's observation, and each seat's view from that seat's observation alone, so a seat's
 view cannot show what the seat could not see. The same holds for the words: the whole table
 and the mover read the move as ``describe`` tells it (it may name a hidden card, as a card
-picked for an exchange), every other seat reads the events its observation gained by the
-move, in the words of the engine's guide (``engines.guide``), as the human seat tells them.
+picked for an exchange) and what it made happen, as ``arena replay --show`` tells it
+(:mod:`arena.show.spectator`); every other seat reads the events its observation gained by
+the move, in the words of the engine's guide (``engines.guide``), as the human seat tells
+them.
 An engine without a renderer is shown with its text ``render`` instead. The data is packed
 as gzip + base64 JSON for :mod:`viewer.js`: identical pictures are stored once, and each
 picture as the list of its pieces (cut before each ``<rect``), every distinct piece once,
@@ -19,7 +21,7 @@ from __future__ import annotations
 import base64
 import gzip
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 
@@ -29,8 +31,9 @@ import engines
 from arena.errors import UserError
 from arena.record import NOT_ASKED, GameRecord
 from arena.show.html.page import document
+from arena.show.spectator import aftermath, gained, guide_of, seat_name, witness
 from engines.base import EngineError
-from engines.guides import Who, plain
+from engines.guides import Guide
 
 _STEP_NOTE = re.compile(r"^step (\d+): ")
 
@@ -39,7 +42,7 @@ def game_data(record: GameRecord) -> dict[str, Any]:
     """The viewer's data for one stored game (see :mod:`viewer.js` for its use)."""
     engine = record.rules()
     picture_of = engines.picture(record.engine)
-    narrate = _narrator(record.engine)
+    guide = guide_of(record.engine)
     players = record.players
     state = engine.new_game(players, record.seed, dict(record.options))
     pictures: dict[str, int] = {}
@@ -72,9 +75,9 @@ def game_data(record: GameRecord) -> dict[str, Any]:
         if not 0 <= index < len(legal):
             raise UserError(f"game {record.id}: move {position} is not legal in the replay")
         action = legal[index]
+        move = state.describe(action)
         step.update(
             t=seat,
-            m=state.describe(action),
             by=_by(record, seat, next(turns[seat], None)),
             o=views[seat],  # viewer.js shows it indented
             f=faults.get(position, []),
@@ -86,8 +89,9 @@ def game_data(record: GameRecord) -> dict[str, Any]:
         except EngineError as exc:
             raise UserError(f"game {record.id}: move {position} failed: {exc}") from None
         before, views = views, {seat: state.observation(seat) for seat in range(players)}
+        step["m"] = _told(guide, move, seat, before, views)
         step["s"] = [
-            "" if other == seat else _seen(narrate, before[other], views[other], seat, other)
+            "" if other == seat else _seen(guide, before[other], views[other], seat, other)
             for other in range(players)
         ]
     steps[0]["x"] = faults.get(_BEFORE, [])  # before the first move: start-up
@@ -102,33 +106,29 @@ def game_data(record: GameRecord) -> dict[str, Any]:
 
 
 def _seen(
-    narrate: Callable[[Any, Who], str],
+    guide: Guide,
     before: Mapping[str, Any],
     after: Mapping[str, Any],
     mover: int,
     seat: int,
 ) -> str:
     """What ``seat`` learnt from ``mover``'s move: the events its observation gained (it did
-    not act, so they follow the ones it had), told as the human seat tells them."""
-    had, has = before.get("events") or [], after.get("events") or []
-    new = has[len(had) :] if has[: len(had)] == had else has
-    lines = [narrate(event, _seat_name) for event in new]
+    not act), told as the human seat tells them."""
+    lines = (guide.narrate(event, seat_name) for event in gained(before, after, acted=False))
     return "; ".join(line for line in lines if line) or (
         f"seat {mover} made a choice that seat {seat} cannot see"
     )
 
 
-def _narrator(engine: str) -> Callable[[Any, Who], str]:
-    """The engine guide's words for an event; an engine without a guide (``guide.py``) has
-    its events in plain words."""
-    try:
-        return engines.guide(engine).narrate
-    except ModuleNotFoundError:
-        return lambda event, _who: plain(event)
-
-
-def _seat_name(seat: int) -> str:
-    return f"seat {seat}"
+def _told(
+    guide: Guide, move: str, mover: int, before: Mapping[int, Any], after: Mapping[int, Any]
+) -> str:
+    """The move as the whole table reads it: ``describe``'s words, then what it made happen
+    (:func:`arena.show.spectator.aftermath`, read in a seat's observations before and after
+    the move that show every event of it)."""
+    seat = witness(mover, len(after))
+    happened = aftermath(guide, gained(before[seat], after[seat], acted=seat == mover))
+    return f"{move}; then: {happened}" if happened else move
 
 
 SEAM = "<rect"
