@@ -197,7 +197,7 @@ def run(
 
     import trio
 
-    from arena.league.runner import LeagueOutcome, run_league
+    from arena.league.runner import LeagueOutcome, run_league, with_stored_seed
     from arena.league.schedule import game_count
     from arena.show.progress import Progress
     from arena.show.words import counted
@@ -207,7 +207,13 @@ def run(
     for name in replay:
         if name not in names:
             raise ConfigError(f"--replay-bot {name}: no bot of that name; bots: {', '.join(names)}")
-    click.echo(f"league {league.name}: {game_count(league):,} games scheduled", err=True)
+    drawn = league.seed
+    league = with_stored_seed(league, folder, fresh=fresh)
+    dealt = ""
+    if league.seed_drawn:  # say where the deals come from: a resumed league keeps them
+        origin = "drawn at random" if league.seed == drawn else "drawn at its first run"
+        dealt = f", seed {league.seed} ({origin}: the league file gives none)"
+    click.echo(f"league {league.name}: {game_count(league):,} games scheduled{dealt}", err=True)
     resume = _resume_command(config, out, jobs, transcripts, workers, scheduler, no_report)
     jobs = jobs or os.cpu_count() or 1
     progress: Progress | None = Progress(league.name)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import secrets
 import shlex
 import shutil
 import sys
@@ -135,6 +136,9 @@ class LeagueConfig:
     sprt: SprtSpec | None = None
     sandbox: str = "auto"
     source: str = field(default="", compare=False)
+    # the file gives no seed: ``seed`` was drawn at random (a resumed league takes the one
+    # its folder keeps instead: arena.league.runner.with_stored_seed)
+    seed_drawn: bool = field(default=False, compare=False)
 
     @property
     def people(self) -> tuple[str, ...]:
@@ -290,8 +294,8 @@ def parse(
     if mode not in MODES:
         raise top.fail("mode", f"unknown mode {mode!r}; valid modes: {', '.join(MODES)}")
     rounds = top.positive_int("rounds", 1)
-    seed = top.get("seed", int, 1)
-    if not 0 <= seed < 2**63:
+    seed = top.get("seed", int, None)
+    if seed is not None and not 0 <= seed < 2**63:
         raise top.fail("seed", f"must be between 0 and 2**63-1, got {seed}")
 
     try:
@@ -341,7 +345,8 @@ def parse(
         players=players,
         mode=mode,
         rounds=rounds,
-        seed=seed,
+        seed=secrets.randbits(63) if seed is None else seed,
+        seed_drawn=seed is None,
         options=options,
         limits=limits,
         policy=policy,

@@ -104,6 +104,28 @@ def test_resume_plays_only_missing_games(tmp_path: Path, toy_engine: str, in_rep
     assert processes_with(marker) == []
 
 
+def test_a_league_without_seed_deals_from_a_random_one_kept_for_its_resumes(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    text = league_text(marker, rounds=1).replace("seed = 3\n", "")
+    first, second = load(tmp_path, text), load(tmp_path, text)
+    assert first.seed_drawn and first.seed != second.seed  # 63 random bits each
+    trio.run(lambda: run_league(first, tmp_path / "out", jobs=2))
+    dealt = {r.id: r.seed for r in read_games(tmp_path / "out")}
+    # a later run of the same file (a new draw) plays on with the seed of the first run
+    more = load(tmp_path, league_text(marker, rounds=2).replace("seed = 3\n", ""))
+    extended = trio.run(lambda: run_league(more, tmp_path / "out", jobs=2))
+    assert extended.skipped == len(dealt) and extended.played == len(dealt)
+    stored = read_games(tmp_path / "out")
+    assert {r.id: r.seed for r in stored if r.id in dealt} == dealt
+    assert all(replay_record(r) == [] for r in stored)
+    # --fresh deals anew from the new draw
+    trio.run(lambda: run_league(more, tmp_path / "out", jobs=2, fresh=True))
+    assert {r.id: r.seed for r in read_games(tmp_path / "out") if r.id in dealt} != dealt
+    assert processes_with(marker) == []
+
+
 def test_next_game_starts_while_the_last_one_is_synced(
     tmp_path: Path, toy_engine: str, in_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

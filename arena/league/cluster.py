@@ -34,6 +34,7 @@ from arena.league.runner import (
     SprtFeed,
     league_games_stored,
     open_league,
+    with_stored_seed,
 )
 from arena.league.store import ResultsDir, Warn
 from arena.record import GameRecord
@@ -78,6 +79,7 @@ def run_cluster_league(
     thread (it handles SIGINT and SIGTERM).
     """
     require_dask()
+    config = with_stored_seed(config, folder, fresh=fresh)
     store, stored, feed = open_league(config, folder, fresh=fresh, say=say, replay=replay)
     try:
         run = _ClusterRun(config.hiding(folder), store, feed, stored, progress, say)

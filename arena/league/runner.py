@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import signal
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import trio
@@ -29,7 +29,7 @@ from arena.league.fingerprint import fingerprint, ready_text
 from arena.league.groupsync import GroupSync
 from arena.league.pooled import league_table
 from arena.league.schedule import Shape, game_count, iter_blocks, known_tables, misplaced
-from arena.league.store import ResultsDir, Warn
+from arena.league.store import LEAGUE, ResultsDir, Warn, read_league
 from arena.record import GameRecord
 from arena.stats.sprt import Sprt
 
@@ -112,6 +112,7 @@ async def run_league(
             f'{config.source}: {", ".join(config.people)} (cmd = "human") can only play '
             "in a league run from a terminal with arena run"
         )
+    config = with_stored_seed(config, folder, fresh=fresh)
     store, stored, feed = open_league(config, folder, fresh=fresh, say=say, replay=replay)
     run = _LeagueRun(
         config.hiding(folder), store, feed, stored, progress, transcripts, people, prepare
@@ -262,6 +263,16 @@ class _LeagueRun:
         if len(games) == spec.players:
             del self.partial_blocks[key]
             self.feed.block_done(sorted(games.values(), key=lambda r: r.id))
+
+
+def with_stored_seed(config: LeagueConfig, folder: Path, *, fresh: bool) -> LeagueConfig:
+    """``config``, whose file gives no seed, with the seed its folder's first run drew (kept
+    in ``league.toml``), so that a resumed league deals the games it dealt before; else
+    ``config`` as it is (the file gives a seed, ``fresh``, or a new folder)."""
+    if not config.seed_drawn or fresh or not (folder / LEAGUE).is_file():
+        return config
+    seed = read_league(folder).get("seed")  # its fields' types are checked there
+    return config if seed is None else replace(config, seed=seed)
 
 
 def open_league(
