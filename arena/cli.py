@@ -240,10 +240,12 @@ def run(
 
     def wrap_up(outcome: LeagueOutcome) -> None:
         """What a finished league prints and writes (called while the bots end)."""
+        from arena.protocol import visible
+
         if progress is not None:
             progress.finish()
         for name, reason in outcome.disqualified.items():
-            click.echo(f"arena: bot {name!r} was disqualified: {reason}", err=True)
+            click.echo(f"arena: bot {name!r} was disqualified: {visible(reason)}", err=True)
         if outcome.stopped_early:
             click.echo(f"arena: {outcome.stopped_early}", err=True)
         click.echo(
@@ -593,6 +595,8 @@ class _Narrator:
 def _print_game(record: GameRecord, commands: list[str]) -> None:
     from tabulate import tabulate
 
+    from arena.protocol import visible
+
     rows = []
     for number, (seat, cmd) in enumerate(zip(record.seats, commands, strict=True)):
         verdicts = ", ".join(f"{k} {v}" for k, v in seat.verdicts.items()) or "-"
@@ -606,7 +610,7 @@ def _print_game(record: GameRecord, commands: list[str]) -> None:
     )
     for number, seat in enumerate(record.seats):
         for note in seat.notes:
-            click.echo(f"seat {number}: {note}")
+            click.echo(f"seat {number}: {visible(note)}")
 
 
 def _checked(engine: Engine, players: int, options: dict[str, Any]) -> dict[str, Any]:

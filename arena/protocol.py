@@ -77,6 +77,18 @@ def _preview(line: bytes | str, limit: int = 80) -> str:
     return repr(text[:limit] + ("..." if len(text) > limit else ""))
 
 
+# every control character but tab (C0, DEL, C1), as ``repr`` writes it: \x1b, \n, \x9b
+_SHOWN = {code: repr(chr(code))[1:-1] for code in (*range(0x20), *range(0x7F, 0xA0)) if code != 9}
+
+
+def visible(text: str) -> str:
+    """A bot's text (its stderr, an answer line, a message quoting them) made safe for a
+    terminal: every control character but tab written out as ``repr`` writes it (``\\x1b``,
+    ``\\n``), so an escape sequence, a bell or a line break is seen, never obeyed. The rest is
+    left as it is (a backslash too: text already made visible is unchanged)."""
+    return text.translate(_SHOWN)
+
+
 # -- referee -> bot --------------------------------------------------------------------------
 
 

@@ -73,6 +73,14 @@ def test_a_note_is_optional_cut_and_must_be_a_string() -> None:
         protocol.chosen_note({"type": "action", "index": 0, "note": 3})
 
 
+def test_visible_shows_every_control_character_but_tab() -> None:
+    hostile = "\x1b]0;PWNED\x07\x1b[2Jok\tdone\r\n\x7f\x9b31m\x00ż \\x1b"
+    shown = protocol.visible(hostile)
+    assert shown == "\\x1b]0;PWNED\\x07\\x1b[2Jok\tdone\\r\\n\\x7f\\x9b31m\\x00ż \\x1b"
+    assert all(c == "\t" or c.isprintable() for c in shown)
+    assert protocol.visible(shown) == shown  # made visible once is enough
+
+
 def test_sdk_sends_the_note_choose_sets() -> None:
     def talkative(observation: dict[str, Any], legal: list[dict[str, Any]], game: GameInfo) -> int:
         if game.step % 2 == 0:

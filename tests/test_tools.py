@@ -73,6 +73,27 @@ def test_check_bot_with_a_missing_program_is_a_usage_error() -> None:
     assert result.exit_code == 2 and "command not found" in result.output
 
 
+# clears the screen, sets the window title, prints a fake green verdict (issue: red team)
+HOSTILE_STDERR = (
+    "\x1b[2J\x1b[H\x1b]0;PWNED\x07\x1b[32mok    bot is compliant\x1b[0m Permission denied\n"
+)
+
+
+def test_check_bot_shows_a_bots_stderr_without_obeying_it(tmp_path: Path) -> None:
+    script = tmp_path / "bot.py"
+    script.write_text(f"import sys\nsys.stderr.write({HOSTILE_STDERR!r})\nsys.exit(3)\n")
+    # color=True: nothing stripped, as on a terminal (click strips only ESC [ ... otherwise)
+    result = CliRunner().invoke(
+        main, ["check-bot", f"python {script}", "--engine", "space-five"], color=True
+    )
+    assert result.exit_code == 1, result.output
+    assert "FAIL  start-up" in result.output and "exit status 3" in result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    shown = "\\x1b[2J\\x1b[H\\x1b]0;PWNED\\x07\\x1b[32mok    bot is compliant\\x1b[0m"
+    assert f"      | {shown} Permission denied\n" in result.output
+    assert result.output.endswith("bot is NOT compliant: 1 problem(s)\n")
+
+
 def test_percentile_nearest_rank() -> None:
     values = [float(v) for v in range(1, 101)]
     assert percentile(values, 0.5) == 50.0
@@ -114,6 +135,24 @@ def test_transcripts_replay_into_the_same_bot(
         main, ["replay-seat", str(tmp_path / "out"), "t0-b0-r0", "1", "--bot", f"python {other}"]
     )
     assert differs.exit_code == 1 and "DIFFERS" in differs.output
+
+    # a bot's answer line is shown with its control characters made visible
+    rude = tmp_path / "rude.py"
+    rude.write_text(
+        "import sys\nsys.stdin.readline()\n"
+        'print(\'{"type":"ready","name":"rude"}\', flush=True)\n'
+        "for line in sys.stdin:\n"
+        "    if '\"act\"' in line:\n"
+        "        print('\\x1b]0;PWNED\\x07\\x1b[2Jsame', flush=True)\n"
+    )
+    shown = CliRunner().invoke(
+        main,
+        ["replay-seat", str(tmp_path / "out"), "t0-b0-r0", "1", "--bot", f"python {rude}"],
+        color=True,
+    )
+    assert shown.exit_code == 1, shown.output
+    assert "\x1b" not in shown.output and "\x07" not in shown.output
+    assert ": DIFFERS: \\x1b]0;PWNED\\x07\\x1b[2Jsame (recorded: " in shown.output
     assert processes_with(marker) == []
 
 

@@ -299,6 +299,27 @@ def test_a_disqualified_bot_stores_its_games_and_exits_3(tmp_path: Path, here: P
     assert len(lines(tmp_path / "out")) == 12
 
 
+def test_a_disqualified_bots_own_words_are_shown_not_obeyed(tmp_path: Path, here: Path) -> None:
+    """A bot that fails as the keeper does ("arena: cannot start ...", status 127) has its
+    own words in the disqualification line: their control characters are shown, not sent to
+    the terminal. Its log keeps what it wrote."""
+    script = tmp_path / "dead.py"
+    said = "arena: cannot start \x1b]0;PWNED\x07\x1b[2J\x1b[32mfine\x1b[0m\n"
+    script.write_text(f"import sys\nsys.stderr.write({said!r})\nsys.exit(127)\n")
+    text = league(("a", "b")) + f'[[bots]]\nname = "dead"\ncmd = "python {script}"\n'
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(text)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        main, ["run", str(cfg), "--out", str(out), "--jobs", "2", "--no-report"], color=True
+    )
+    assert result.exit_code == DISQUALIFIED_EXIT, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    shown = "cannot start \\x1b]0;PWNED\\x07\\x1b[2J\\x1b[32mfine\\x1b[0m"
+    assert f"arena: bot 'dead' was disqualified: {shown}\n" in result.output
+    assert said.encode() in (out / "logs" / "dead.log").read_bytes()
+
+
 # ---------------------------------------------------------------- 6: the resume hint
 
 

@@ -508,7 +508,7 @@ async def _startup_problem(
     if isinstance(fault, BotCrash) and (code := await _exit_code(process)) is not None:
         if code == keeper.EXEC_FAILED and b"arena: cannot start" in tail:
             said = bytes(tail[tail.rfind(b"arena: cannot start") + 7 :]).decode(errors="replace")
-            return said.strip()
+            return protocol.visible(said.strip())  # the keeper's words, or the bot's own
         return f"exited before answering 'hello' ({_exit_status(code)})"
     if isinstance(fault, BotTimeout):
         return f"no 'ready' within startup_ms = {limits.startup_ms} ms"

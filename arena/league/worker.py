@@ -37,6 +37,7 @@ from arena.game.hosting import hosting
 from arena.game.spec import GameSpec
 from arena.game.table import Played, Table, Transcript
 from arena.league.pooled import league_table
+from arena.protocol import visible
 from arena.record import GameRecord
 
 
@@ -211,7 +212,7 @@ class WorkerReferee:
 
 def cannot_start(worker: str, bot: str, reason: str) -> str:
     """The one line for a bot that cannot start on a worker."""
-    return f"worker {worker} cannot start bot {bot!r}: {reason}"
+    return f"worker {worker} cannot start bot {bot!r}: {visible(reason)}"
 
 
 class RefereePlugin(WorkerPlugin):

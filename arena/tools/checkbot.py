@@ -23,7 +23,7 @@ from arena.game.sandbox import resolve as resolve_sandbox
 from arena.game.seats import ProcessSeat, hello_line
 from arena.game.spec import GameSpec, block_seed
 from arena.game.table import Played, Table
-from arena.protocol import MAX_NOTE_CHARS
+from arena.protocol import MAX_NOTE_CHARS, visible
 from arena.record import NOTES_BUDGET
 from engines.base import Engine
 
@@ -80,6 +80,7 @@ async def check_bot(
     report = CheckReport()
 
     def note(line: str, problem: bool = False) -> None:
+        line = visible(line)  # many lines quote the bot: its stderr, its ready, its faults
         report.lines.append(line)
         if problem:
             report.problems.append(line)

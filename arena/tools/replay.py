@@ -131,7 +131,12 @@ async def replay_seat(
     """Feed a recorded seat's messages to ``bot``; say how each answer compares.
 
     Returns True when the bot made the recorded move at every ``act`` (its note may differ).
+    Its answers and faults are said with their control characters made visible.
     """
+
+    def tell(line: str) -> None:
+        say(protocol.visible(line))
+
     sent = [line for direction, line in transcript if direction == "to"]
     if not sent or protocol.decode(sent[0])["type"] != "hello":
         raise UserError("the transcript does not start with 'hello'")
@@ -141,7 +146,7 @@ async def replay_seat(
         try:
             process = await host.start(bot, (sent[0] + "\n").encode(), StderrLog(None, 0))
         except BotFault as fault:
-            say(f"start-up failed: {fault}")
+            tell(f"start-up failed: {fault}")
             return False
         for index, line in enumerate(sent[1:], start=1):
             message = protocol.decode(line)
@@ -156,11 +161,11 @@ async def replay_seat(
                     "utf-8", "replace"
                 )
             except BotFault as fault:
-                say(f"step {message['step']}: {fault.verdict}: {fault} (recorded: {recorded})")
+                tell(f"step {message['step']}: {fault.verdict}: {fault} (recorded: {recorded})")
                 return False
             verdict = _compared(answer, recorded)
             same = same and verdict != "DIFFERS"
-            say(
+            tell(
                 f"step {message['step']}: {verdict}: {answer}"
                 + ("" if answer == recorded else f" (recorded: {recorded})")
             )
