@@ -16,6 +16,7 @@ from arena.errors import BotIllegal, BotProtocolError
 
 PROTOCOL_VERSION = 1
 MAX_NOTE_CHARS = 200  # of a bot's note, kept in the game's record
+MAX_READY_CHARS = 100  # of the name and of the version a bot answers 'ready' with
 
 Message = dict[str, Any]
 
@@ -159,12 +160,21 @@ def action_index(index: int, note: str = "") -> Message:
 
 
 def check_ready(message: Message) -> Message:
-    """Validate a ``ready`` answer to ``hello``."""
+    """Validate a ``ready`` answer to ``hello``: its ``name`` and ``version``, when given,
+    are strings of at most :data:`MAX_READY_CHARS` characters."""
     if message["type"] != "ready":
-        raise BotProtocolError(f"expected 'ready', got {message['type']!r}")
-    name = message.get("name", "")
-    if not isinstance(name, str):
-        raise BotProtocolError("'ready' field 'name' must be a string")
+        raise BotProtocolError(f"expected 'ready', got {_preview(message['type'])}")
+    for field in ("name", "version"):
+        value = message.get(field, "")
+        if not isinstance(value, str):
+            raise BotProtocolError(
+                f"'ready' field {field!r} must be a string, got {_preview(json.dumps(value))}"
+            )
+        if len(value) > MAX_READY_CHARS:
+            raise BotProtocolError(
+                f"'ready' field {field!r} has {len(value):,} characters; at most "
+                f"{MAX_READY_CHARS} are allowed"
+            )
     return message
 
 

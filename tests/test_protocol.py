@@ -81,6 +81,28 @@ def test_visible_shows_every_control_character_but_tab() -> None:
     assert protocol.visible(shown) == shown  # made visible once is enough
 
 
+@pytest.mark.parametrize(
+    ("ready", "message"),
+    [
+        ({"type": "ready", "name": "n", "version": 3}, "'version' must be a string, got '3'"),
+        ({"type": "ready", "name": "n", "version": {"v": 1}}, "'version' must be a string"),
+        ({"type": "ready", "name": ["n"], "version": "1"}, "'name' must be a string"),
+        ({"type": "ready", "name": "n", "version": "v" * 101}, "'version' has 101 characters"),
+        ({"type": "ready", "name": "n" * 200_000}, "'name' has 200,000 characters; at most 100"),
+        ({"type": "action", "index": 0}, "expected 'ready', got 'action'"),
+    ],
+)
+def test_ready_needs_a_short_string_name_and_version(ready: dict[str, Any], message: str) -> None:
+    with pytest.raises(BotProtocolError, match=re.escape(message)):
+        protocol.check_ready(ready)
+
+
+def test_ready_may_leave_out_name_and_version() -> None:
+    longest = "v" * protocol.MAX_READY_CHARS
+    for ready in ({"type": "ready"}, {"type": "ready", "name": "n", "version": longest}):
+        assert protocol.check_ready(ready) is ready
+
+
 def test_sdk_sends_the_note_choose_sets() -> None:
     def talkative(observation: dict[str, Any], legal: list[dict[str, Any]], game: GameInfo) -> int:
         if game.step % 2 == 0:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.league.runner import run_league
-from arena.tools.checkbot import percentile
+from arena.tools.checkbot import EXPLAIN, percentile
 from tests.conftest import processes_with
 from tests.test_league import league_text, load
 
@@ -92,6 +92,30 @@ def test_check_bot_shows_a_bots_stderr_without_obeying_it(tmp_path: Path) -> Non
     shown = "\\x1b[2J\\x1b[H\\x1b]0;PWNED\\x07\\x1b[32mok    bot is compliant\\x1b[0m"
     assert f"      | {shown} Permission denied\n" in result.output
     assert result.output.endswith("bot is NOT compliant: 1 problem(s)\n")
+
+
+@pytest.mark.parametrize(
+    ("version", "said"),
+    [
+        ("'v' * 200_000", "'ready' field 'version' has 200,000 characters; at most 100 are"),
+        ("{'build': 7}", "'ready' field 'version' must be a string, got '{\"build\": 7}'"),
+    ],
+)
+def test_check_bot_refuses_a_ready_version_that_is_long_or_no_string(
+    version: str, said: str, tmp_path: Path
+) -> None:
+    script = tmp_path / "bot.py"
+    script.write_text(
+        "import json, sys\nsys.stdin.readline()\n"
+        f"print(json.dumps({{'type': 'ready', 'name': 'b', 'version': {version}}}), flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    result = CliRunner().invoke(main, ["check-bot", f"python {script}", "--engine", "space-five"])
+    assert result.exit_code == 1, result.output
+    assert f"FAIL  start-up: {EXPLAIN['startup']}: no valid 'ready' (protocol: {said}" in (
+        result.output
+    )
+    assert len(result.output) < 2000
 
 
 def test_percentile_nearest_rank() -> None:
