@@ -16,7 +16,10 @@ players, a :class:`random.Random` seeded from the referee's ``start`` seed (so t
 deterministic), and the clock. Setting ``game.note`` in ``choose`` sends that text with the
 action (the protocol's optional ``note``: the game's record keeps it and the game viewer
 shows it with the move). The SDK answers ``hello``, keeps one ``GameInfo`` per game, and
-exits on ``bye`` or when stdin closes.
+exits on ``bye`` or when stdin closes. ``on_hello(engine, options)``, if given, runs before
+the ``ready`` answer: slow preparation there (imports, tables) counts against the start-up
+limit, not against the first decision's clock. ``on_end(result, observation, game)`` runs
+when a game ends.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ class GameInfo:
 
 Choose = Callable[[dict[str, Any], list[Action], GameInfo], "int | Action"]
 OnEnd = Callable[[dict[str, Any], dict[str, Any], GameInfo], None]
+OnHello = Callable[[str, dict[str, Any]], None]
 
 
 def run(
@@ -60,6 +64,7 @@ def run(
     name: str,
     version: str = "0",
     on_end: OnEnd | None = None,
+    on_hello: OnHello | None = None,
     stdin: IO[bytes] | None = None,
     stdout: IO[bytes] | None = None,
 ) -> None:
@@ -82,6 +87,8 @@ def run(
         if kind == "hello":
             engine = message.get("engine", "")
             options = message.get("options", {})
+            if on_hello is not None:
+                on_hello(engine, options)
             send(protocol.ready(name, version))
         elif kind == "start":
             games[message["game"]] = GameInfo(

@@ -51,10 +51,13 @@ and Yao, "Some guidelines and guarantees for common random numbers", Management 
 38(6), 1992), so fewer play-outs tell two actions apart.
 
 Time: each decision spends at most ``--time-share`` (default 0.75) of the ``time_ms`` the
-referee grants, counted from the moment the bot has the ``act`` message: an iteration
-starts only if one more of the mean length so far ends within that share, and the rest of
-``time_ms`` is left for the pipe, the parsing on both sides and a slow iteration; the bank
-is never planned for. A decision with one legal action answers at once. ``--iterations N``
+referee grants, and never more than ``time_ms`` less 30 ms (:data:`RESERVE_S`), counted
+from the moment the bot has the ``act`` message: an iteration starts only if one more of
+the mean length so far ends within that budget, and the rest of ``time_ms`` is left for the
+pipe, the parsing on both sides, a slow iteration and a busy machine; the bank is never
+planned for. The engine, its sampling and the greedy bot (when a flag needs it) are loaded
+and tried once when ``hello`` comes, so the start-up limit pays for them, not the first
+decision's clock. A decision with one legal action answers at once. ``--iterations N``
 replaces the clock by a fixed budget of N iterations: then every choice depends only on
 the observations and the ``start`` seed, so games replay exactly. After each game one line
 on stderr gives the searched decisions, iterations and milliseconds per search.
@@ -81,7 +84,16 @@ from typing import Any
 
 import engines
 from arena.sdk import GameInfo, run
-from engines.base import Action, ActionKey, Engine, Result, State, action_key, utility
+from engines.base import (
+    Action,
+    ActionKey,
+    Engine,
+    OptionError,
+    Result,
+    State,
+    action_key,
+    utility,
+)
 
 Playout = Callable[[State, random.Random, int], None]
 Choose = Callable[[dict[str, Any], list[Action], GameInfo], "int | Action"]
@@ -435,6 +447,42 @@ def make_search(
     )
 
 
+RESERVE_S = 0.030  # of time_ms never planned for: the pipe, the parsing, a slow iteration
+
+
+def budget_s(settings: Settings, time_ms: int) -> float:
+    """The seconds one decision may search: ``--time-share`` of ``time_ms``, leaving at
+    least :data:`RESERVE_S` of it (none at all when ``time_ms`` is shorter than that)."""
+    granted = time_ms / 1000
+    return max(0.0, min(settings.time_share * granted, granted - RESERVE_S))
+
+
+def prepare(settings: Settings) -> Callable[[str, dict[str, Any]], None]:
+    """The SDK's ``on_hello``: load the engine (and the greedy bot, if a flag needs it) and
+    sample one state from a deal's first observation, so that every module the search uses
+    is imported before ``ready``."""
+
+    def on_hello(engine_name: str, options: dict[str, Any]) -> None:
+        engine = engines.get(engine_name)
+        if settings.playout == "greedy" or settings.guide == "greedy":
+            load_greedy(engine)
+        for players in sorted(range(engine.min_players, engine.max_players + 1), key=_from_two):
+            try:  # the options may fit some table sizes only (a solo automa)
+                resolved = engine.check(players, options)
+            except OptionError:
+                continue
+            seen = [engine.new_game(players, 0, resolved).observation(0)]
+            engine.sample_state(players, resolved, 0, seen, random.Random(0)).clone()
+            return
+
+    return on_hello
+
+
+def _from_two(players: int) -> int:
+    """Table sizes in the order the warm-up tries them: 2 first, the others after."""
+    return abs(players - 2)
+
+
 def make_choose(settings: Settings) -> Callable[[dict[str, Any], list[Action], GameInfo], int]:
     """The SDK's ``choose`` function for these settings."""
 
@@ -445,7 +493,7 @@ def make_choose(settings: Settings) -> Callable[[dict[str, Any], list[Action], G
         if len(legal) == 1:
             return 0
         search = make_search(settings, observation, legal, game)
-        deadline = started + settings.time_share * game.time_ms / 1000
+        deadline = started + budget_s(settings, game.time_ms)
         index = search.choose(observations, legal, settings.iterations, deadline)
         spent = time.monotonic() - started
         game.memory.setdefault("searches", []).append((search.iterations, spent))
@@ -549,6 +597,7 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
     )
     parser.add_argument("--name", default="ismcts", help="the name sent in ready")
     args = parser.parse_args(argv)
+    _check(parser, args)
     settings = Settings(
         args.iterations,
         args.exploration,
@@ -566,9 +615,36 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
     return settings, args.name
 
 
+def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Flags out of range, or that mean nothing without another: a usage error (status 2)."""
+    if args.iterations is not None and args.iterations < 1:
+        parser.error(f"--iterations must be at least 1, got {args.iterations}")
+    if not 0 < args.time_share <= 1:
+        parser.error(f"--time-share must be above 0 and at most 1, got {args.time_share}")
+    if not 0 <= args.epsilon <= 1:
+        parser.error(f"--epsilon must be between 0 and 1, got {args.epsilon}")
+    for flag, value in (("--exploration", args.exploration), ("--margin", args.margin)):
+        if value < 0:
+            parser.error(f"{flag} must be at least 0, got {value}")
+    if args.guide != "greedy":
+        needs = [
+            flag
+            for flag, given in (
+                ("--paired", args.paired),
+                ("--prior", args.prior != 0),
+                ("--confidence", args.confidence != 0),
+            )
+            if given
+        ]
+        if needs:
+            parser.error(f"{', '.join(needs)} only work with --guide greedy")
+    if args.epsilon and args.playout != "greedy":
+        parser.error("--epsilon only works with --playout greedy")
+
+
 def main(argv: list[str] | None = None) -> None:
     settings, name = parse(argv)
-    run(make_choose(settings), name=name, version="3", on_end=report)
+    run(make_choose(settings), name=name, version="3", on_end=report, on_hello=prepare(settings))
 
 
 if __name__ == "__main__":

@@ -3,22 +3,35 @@ fixed iteration budget, and its search parts on their own."""
 
 from __future__ import annotations
 
+import io
 import random
+import subprocess
+import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 from click.testing import CliRunner
 
 import engines
+from arena import protocol
 from arena.cli import main
 from arena.league.runner import run_league
 from arena.league.store import read_games
-from arena.sdk import GameInfo
-from bots.ismcts import Node, Search, margin_utility, random_playout
+from arena.sdk import GameInfo, run
+from bots.ismcts import (
+    Node,
+    Search,
+    Settings,
+    budget_s,
+    margin_utility,
+    parse,
+    random_playout,
+)
 from engines.base import Result, action_key, utility
-from tests.conftest import processes_with
+from tests.conftest import ROOT, processes_with
 from tests.test_league import comparable, load
 from tests.toy_engine import ToyEngine
 
@@ -146,3 +159,62 @@ def test_paired_search_leaves_a_wrong_guide_on_clear_evidence() -> None:
         assert list(search.root.children) == [action_key(legal[0])]
         challenger = search.root.children[action_key(legal[0])]
         assert challenger.visits == iterations and -1.0 <= challenger.total / iterations <= 1.0
+
+
+@pytest.mark.parametrize("engine", engines.names())
+def test_the_engine_and_the_greedy_bot_are_loaded_before_ready(engine: str) -> None:
+    """What the first search would import is imported at ``hello`` (the start-up limit pays
+    for it, not the first decision's clock), for options that fit only some table sizes too."""
+    code = (
+        "import sys\n"
+        "from bots.ismcts import Settings, prepare\n"
+        "before = set(sys.modules)\n"
+        f"prepare(Settings(playout='greedy', guide='greedy'))({engine!r}, {{}})\n"
+        "print(' '.join(sorted(set(sys.modules) - before)))\n"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout.split()
+    package = engine.replace("-", "_")
+    assert f"bots.{package}_greedy" in loaded and f"engines.{package}.rules" in loaded
+    assert f"engines.{package}.sampling" in loaded or engine == "good-boy"
+
+
+def test_on_hello_runs_before_the_ready_answer() -> None:
+    heard: list[tuple[str, dict[str, Any]]] = []
+    out = io.BytesIO()
+
+    def on_hello(engine: str, options: dict[str, Any]) -> None:
+        assert out.getvalue() == b""  # ready is not sent yet
+        heard.append((engine, options))
+
+    hello = protocol.encode(protocol.hello("toy", "1", {"pile": 5}, {}))
+    run(lambda *_: 0, name="x", on_hello=on_hello, stdin=io.BytesIO(hello), stdout=out)
+    assert heard == [("toy", {"pile": 5})]
+    assert protocol.decode(out.getvalue())["type"] == "ready"
+
+
+def test_a_decision_leaves_a_reserve_of_the_clock() -> None:
+    share = Settings(time_share=0.75)
+    assert budget_s(share, 1000) == pytest.approx(0.75)  # the share is the smaller
+    assert budget_s(share, 50) == pytest.approx(0.020)  # 50 ms less the 30 ms reserve
+    assert budget_s(share, 20) == 0.0  # under the reserve: one iteration, then answer
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        "--iterations 0",
+        "--time-share 3",
+        "--epsilon 7 --playout greedy",
+        "--epsilon 0.1",
+        "--paired",
+        "--prior 5",
+        "--confidence 1",
+        "--exploration -1",
+    ],
+)
+def test_flags_out_of_range_or_without_their_guide_are_usage_errors(flags: str) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        parse(flags.split())
+    assert stopped.value.code == 2
