@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import engines
+from tests.golden import make_golden
 from tests.golden.make_golden import known_answers, path_for, read
 
 
@@ -55,3 +56,27 @@ def test_a_difference_names_the_step_and_the_part() -> None:
     message = first_difference(changed, stored)
     assert message is not None and message.startswith("step 4 (seat ")
     assert "changed pool;" in message
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--bogus"], ["--engines", "no-such-game"]])
+def test_make_golden_rewrites_nothing_on_a_flag_it_does_not_act_on(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    written: list[str] = []
+    monkeypatch.setattr(make_golden, "write", lambda name, lines: written.append(name))
+    with pytest.raises(SystemExit) as stop:
+        make_golden.main(argv)
+    assert stop.value.code == (0 if argv == ["--help"] else 2)
+    assert written == []
+    if argv == ["--help"]:
+        assert "--engines NAME" in capsys.readouterr().out
+
+
+def test_make_golden_engines_rewrites_only_those(monkeypatch: pytest.MonkeyPatch) -> None:
+    written: list[str] = []
+    monkeypatch.setattr(make_golden, "write", lambda name, lines: written.append(name))
+    monkeypatch.setattr(make_golden, "known_answers", lambda name: [{"perft": []}, {"end": {}}])
+    make_golden.main(["--engines", "good-boy", "space-five"])
+    assert written == ["good-boy", "space-five"]
+    make_golden.main([])
+    assert written[2:] == engines.names()

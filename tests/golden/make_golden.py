@@ -1,6 +1,7 @@
 """Write the known answers of every engine: a golden play-through and perft counts.
 
-    python -m tests.golden.make_golden
+    python -m tests.golden.make_golden                       # every engine
+    python -m tests.golden.make_golden --engines good-boy    # only these
 
 Run it on purpose after a rules change (and bump the engine's ``version``); the test
 ``tests/test_golden.py`` diffs the engines against these files.
@@ -15,9 +16,11 @@ changed.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,8 +96,22 @@ def read(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines()]
 
 
-def main() -> None:
-    for name in engines.names():
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.golden.make_golden",
+        description="Rewrite the known answers (tests/golden/<engine>.jsonl) of the engines: "
+        "on purpose only, after a rules change and a version bump.",
+    )
+    parser.add_argument(
+        "--engines",
+        nargs="+",
+        metavar="NAME",
+        choices=engines.names(),
+        default=engines.names(),
+        help="only these engines (default: every engine: %(choices)s)",
+    )
+    args = parser.parse_args(argv)
+    for name in args.engines:
         lines = known_answers(name)
         write(name, lines)
         print(f"{path_for(name)}: {len(lines) - 2} steps, perft {lines[0]['perft']}")
