@@ -39,6 +39,10 @@ def test_main_plays_rotated_blocks(toy_engine: str, capsys: pytest.CaptureFixtur
         (["toy", "bots.random", "--option", "pile"], "expected KEY=VALUE"),
         (["toy", "bots.random", "bots.random", "--option", "size=1"], "unknown option 'size'"),
         (["toy", "bots.random"], "players: 1 is outside this engine's range 2..4"),
+        (["toy", "mybot.py", "bots.random"], "give a module name (mybot), not a file name"),
+        (["toy", "bots.random", "tests/nim_bot.py"], "module name (tests.nim_bot), not a file"),
+        (["toy", "no_such_bot", "bots.random"], "no module 'no_such_bot' here"),
+        (["toy", "bots.ismcts", "bots.random"], "module 'bots.ismcts' has no choose("),
     ],
 )
 def test_main_rejects_a_bad_command_in_one_line(
@@ -48,3 +52,14 @@ def test_main_rejects_a_bad_command_in_one_line(
         main(argv)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_help_names_the_command_and_counts_games_per_block(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert said.startswith("usage: python -m arena.game.local ")
+    assert "with 2 bots --games 50 plays 100 games" in said

@@ -17,7 +17,7 @@ import argparse
 import importlib
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import trio
 
@@ -62,16 +62,44 @@ async def play_specs(
 
 
 def _load(module_name: str) -> Choose:
-    module = importlib.import_module(module_name)
-    choose: Choose = module.choose
-    return choose
+    """The ``choose`` function of a module; a :class:`ConfigError` in one line for a file
+    name, a module that is not there, or one without ``choose``."""
+    if module_name.endswith(".py") or "/" in module_name:
+        dotted = module_name.removesuffix(".py").strip("/").replace("/", ".")
+        raise ConfigError(f"{module_name!r}: give a module name ({dotted}), not a file name")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not (module_name + ".").startswith(exc.name + "."):
+            raise  # the module is there but imports something that is not: its own bug
+        raise ConfigError(
+            f"no module {module_name!r} here: run in the folder that holds it, "
+            "or give its dotted name (bots.random)"
+        ) from None
+    choose = getattr(module, "choose", None)
+    if not callable(choose):
+        raise ConfigError(
+            f"module {module_name!r} has no choose(observation, legal, game) function: "
+            "this plays Python choose functions only (other bots: arena play, a league)"
+        )
+    return cast(Choose, choose)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m arena.game.local", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("engine")
-    parser.add_argument("bots", nargs="+", help="modules with a choose() function, one per seat")
-    parser.add_argument("--games", type=int, default=100, help="blocks to play")
+    parser.add_argument(
+        "bots", nargs="+", help="modules with a choose() function (mybot, bots.random), one a seat"
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="rotation blocks to play (default %(default)s); a block is one game per seat, "
+        "each bot in each seat once, so with 2 bots --games 50 plays 100 games",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--option", action="append", default=[], help="k=v (JSON value)")
     args = parser.parse_args(argv)
@@ -92,7 +120,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     except ConfigError as exc:
         parser.error(str(exc))
     names = tuple(args.bots)  # a module named twice is one bot in two seats
-    choosers = {name: _load(name) for name in names}
+    try:
+        choosers = {name: _load(name) for name in names}
+    except ConfigError as exc:
+        parser.error(str(exc))
     specs = [
         spec
         for block in range(args.games)
