@@ -235,7 +235,8 @@ def test_workers_without_dask_say_what_to_install(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert done.stderr == (
-        "arena: error: the Dask extra is not installed: pip install 'tabletop-arena[cluster]'\n"
+        "arena: error: the Dask extra is not installed: "
+        "pip install -e '.[cluster]' in the arena's clone\n"
     )
 
 

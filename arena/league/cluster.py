@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
     from arena.league.worker import PlayedBlock
 
-INSTALL_HINT = "the Dask extra is not installed: pip install 'tabletop-arena[cluster]'"
+INSTALL_HINT = "the Dask extra is not installed: pip install -e '.[cluster]' in the arena's clone"
 CONNECT_TIMEOUT_S = 10
 CLOSE_TIMEOUT_S = 30  # for the workers to close their pools (plus the bots' bye_ms)
 BLOCKS_PER_WORKER = 3  # submitted ahead, so a worker never waits for the client
@@ -272,8 +272,9 @@ class _ClusterRun:
             self.outcome.interrupted = True
         except ImportError as exc:  # raised where the scheduler or a worker unpickles
             raise ClusterError(
-                f"the cluster cannot load the arena ({exc}): install tabletop-arena[cluster], "
-                "the client's version, on the scheduler and every worker (docs/scaling.md)"
+                f"the cluster cannot load the arena ({exc}): install the arena with its "
+                "cluster extra, the client's version, on the scheduler and every worker "
+                "(docs/scaling.md)"
             ) from None
         except KilledWorker as exc:
             raise ClusterError(
