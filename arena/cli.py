@@ -92,7 +92,7 @@ def main() -> None:
     """
 
 
-@main.command()
+@main.command(short_help="Play or resume a league; print its standings.")
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option(
     "--jobs",
@@ -345,7 +345,7 @@ def _resume_command(
     return shlex.join(words)
 
 
-@main.command()
+@main.command(short_help="Print the standings of a results folder.")
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.option(
     "--format",
@@ -451,7 +451,7 @@ def _noting_outside(table: Standings, outside: int) -> Standings:
     return dataclasses.replace(table, notes=(*table.notes, note))
 
 
-@main.command()
+@main.command(short_help="Play one game between bots, or against them.")
 @click.argument("engine")
 @click.option(
     "--bot",
@@ -636,7 +636,7 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     return options
 
 
-@main.command(name="engines")
+@main.command(name="engines", short_help="List the engines, player counts and options.")
 def list_engines() -> None:
     """List the rules engines with their players and options (defaults as TOML).
 
@@ -669,7 +669,7 @@ def _option_lines(specs: Mapping[str, Any], width: int = 100) -> list[str]:
     return [*lines, ""]
 
 
-@main.command()
+@main.command(short_help="Re-simulate a stored game from its seed and moves.")
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.argument("game_id")
 @click.option("--show", is_flag=True, help="Narrate the game move by move and draw the table.")
@@ -700,7 +700,7 @@ def replay(folder: str, game_id: str, show: bool) -> None:
     )
 
 
-@main.command()
+@main.command(short_help="Write the HTML report of a stored league.")
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.option(
     "-o",
@@ -787,7 +787,7 @@ def _write_page(path: Path, page: str) -> None:
         raise UserError(f"cannot write {path}: {store.os_reason(exc)}") from None
 
 
-@main.command()
+@main.command(short_help="Write a page that steps through a stored game.")
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.argument("game_id")
 @click.option(
@@ -823,7 +823,7 @@ def _stored_game(folder: Path, game_id: str) -> GameRecord:
     raise UserError(f"{folder}: no stored game with id {game_id!r}")
 
 
-@main.command(name="replay-seat")
+@main.command(name="replay-seat", short_help="Feed a recorded seat's messages to a bot.")
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.argument("game_id")
 @click.argument("seat", type=click.IntRange(0))
@@ -863,7 +863,7 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
     sys.exit(0 if same else 1)
 
 
-@main.command(name="check-bot")
+@main.command(name="check-bot", short_help="Is a bot compliant? Handshake, games, timings.")
 @click.argument("command", metavar="CMD")
 @click.option("--engine", required=True, help="The engine to check the bot on.")
 @click.option(

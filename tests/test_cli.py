@@ -182,3 +182,12 @@ def test_play_runs_the_bots_where_sandbox_says(tmp_path: Path, in_repo: Path) ->
     boxed = CliRunner().invoke(main, [*command, "--sandbox", "bwrap"])
     assert boxed.exit_code == 0, boxed.output
     assert "startup" in boxed.output and not marker.exists()
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_arena_help_lists_every_command_in_whole_words(width: int) -> None:
+    output = CliRunner().invoke(main, ["--help"], terminal_width=width).output
+    listing = " ".join(output.split("Commands:", 1)[1].split())
+    assert "..." not in listing
+    for name, command in main.commands.items():
+        assert command.short_help and f"{name} {command.short_help}" in listing
