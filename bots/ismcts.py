@@ -527,19 +527,27 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         prog="python -m bots.ismcts", description=__doc__.split("\n")[0]
     )
     parser.add_argument(
-        "--iterations", type=int, default=None, help="fixed budget per decision (deterministic)"
+        "--iterations",
+        type=int,
+        default=None,
+        help="fixed budget per decision, deterministic (default none: the clock and "
+        "--time-share decide)",
     )
     parser.add_argument(
         "--exploration", type=float, default=0.7, help="UCB1 exploration constant C (default 0.7)"
     )
     parser.add_argument(
-        "--playout", choices=("random", "greedy"), default="random", help="play-out policy"
+        "--playout",
+        choices=("random", "greedy"),
+        default="random",
+        help="play-out policy (default random)",
     )
     parser.add_argument(
         "--guide",
         choices=("none", "greedy"),
         default="none",
-        help="greedy: the greedy bot's choice is tried first at the root and kept on ties",
+        help="greedy: the greedy bot's choice is tried first at the root and kept on ties "
+        "(default none: no guide)",
     )
     parser.add_argument(
         "--depth",
@@ -595,7 +603,7 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         default=0.75,
         help="share of time_ms spent per decision when no --iterations (default 0.75)",
     )
-    parser.add_argument("--name", default="ismcts", help="the name sent in ready")
+    parser.add_argument("--name", default="ismcts", help="the name sent in ready (default ismcts)")
     args = parser.parse_args(argv)
     _check(parser, args)
     settings = Settings(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import subprocess
 import sys
 import uuid
@@ -218,3 +219,17 @@ def test_flags_out_of_range_or_without_their_guide_are_usage_errors(flags: str) 
     with pytest.raises(SystemExit) as stopped:
         parse(flags.split())
     assert stopped.value.code == 2
+
+
+def test_the_help_shows_the_default_of_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        parse(["--help"])
+    assert stop.value.code == 0
+    options = capsys.readouterr().out.split("options:", 1)[1]
+    entries = [" ".join(entry.split()) for entry in re.split(r"\n  (?=-)", options)[1:]]
+    assert len(entries) == 14
+    for entry in entries:
+        if not entry.startswith(("-h", "--paired")):
+            assert "(default" in entry, entry
+    said = " ".join(entries)
+    assert "(default random)" in said and "(default none: no guide)" in said
