@@ -1,6 +1,7 @@
 """Render :class:`arena.stats.ratings.Standings` as a terminal table, Markdown, CSV or JSON.
 
-The ``table`` format keeps the main standings within 80 columns (long bot names are cut);
+The ``table`` format keeps the main standings within 80 columns (long bot names are cut in
+the middle, so that bot versions sharing a long prefix still read apart);
 the verdict breakdown, crosstable, seat table and likelihood of superiority follow as
 separate tables, the square ones split into column groups that also fit 80 columns.
 """
@@ -24,7 +25,8 @@ from arena.stats.ratings import ONLINE_K, BotStanding, Standings
 FORMATS = ("table", "markdown", "csv", "json")
 WIDTH = 80
 BOT_WIDTH = 14
-"""Bot names longer than this are cut in the terminal table (never in csv/json)."""
+"""Bot names longer than this are cut in the terminal table (never in csv/json), unless two
+cut names would read alike: then the names are cut wider (:func:`_names`)."""
 
 _MODEL_NAMES = {"bt": "Bradley–Terry", "pl": "Plackett–Luce"}
 _CSV_COLUMNS = (
@@ -56,7 +58,8 @@ def render(standings: Standings, fmt: str) -> str:
     if fmt not in FORMATS:
         raise ConfigError(f"unknown standings format {fmt!r}: use one of {', '.join(FORMATS)}")
     markdown = fmt == "markdown"
-    sections = [_summary(standings, markdown), _main(standings, markdown)]
+    names = _names([row.bot for row in standings.rows], markdown)
+    sections = [_summary(standings, markdown), _main(standings, names, markdown)]
     faults = [row for row in standings.rows if row.faults or row.forfeits]
     if faults:
         sections.append(
@@ -66,7 +69,7 @@ def render(standings: Standings, fmt: str) -> str:
                     ["bot", *VERDICTS, "forfeits"],
                     [
                         [
-                            _name(row.bot, markdown),
+                            names[row.bot],
                             *(row.verdicts.get(v, 0) for v in VERDICTS),
                             row.forfeits,
                         ]
@@ -78,11 +81,11 @@ def render(standings: Standings, fmt: str) -> str:
             )
         )
     if any(standings.crosstable.values()):
-        sections.append(_crosstable(standings, markdown))
+        sections.append(_crosstable(standings, names, markdown))
     if standings.seats:
         sections.append(_seats(standings, markdown))
     if standings.los:
-        sections.append(_los(standings, markdown))
+        sections.append(_los(standings, names, markdown))
     return "\n\n".join(sections) + "\n"
 
 
@@ -107,10 +110,26 @@ def _grid(
     )
 
 
-def _name(bot: str, markdown: bool) -> str:
-    if markdown or len(bot) <= BOT_WIDTH:
+def _names(bots: Sequence[str], markdown: bool) -> dict[str, str]:
+    """Each bot's name as the terminal tables show it: a name longer than :data:`BOT_WIDTH`
+    keeps its start and its end (``greedy-v…fix-b``), where versions of one bot differ; if
+    two names still read alike, every name is cut wider, up to not at all."""
+    if markdown:
+        return {bot: bot for bot in bots}
+    longest = max((len(bot) for bot in bots), default=0)
+    for width in range(BOT_WIDTH, longest):
+        shown = {bot: _cut(bot, width) for bot in bots}
+        if len(set(shown.values())) == len(shown):
+            return shown
+    return {bot: bot for bot in bots}
+
+
+def _cut(bot: str, width: int) -> str:
+    """``bot`` in at most ``width`` characters: its start, "…", and its last ~third."""
+    if len(bot) <= width:
         return bot
-    return bot[: BOT_WIDTH - 1] + "…"
+    tail = (width - 1) * 2 // 5
+    return f"{bot[: width - 1 - tail]}…{bot[-tail:]}"
 
 
 def _titled(title: str, body: str, markdown: bool) -> str:
@@ -148,11 +167,11 @@ def _summary(standings: Standings, markdown: bool) -> str:
     return "\n".join(textwrap.fill(line, WIDTH) for line in [text, *warnings])
 
 
-def _main(standings: Standings, markdown: bool) -> str:
+def _main(standings: Standings, names: dict[str, str], markdown: bool) -> str:
     rows = [
         [
             row.rank,
-            _name(row.bot, markdown),
+            names[row.bot],
             f"{row.elo:.0f}",
             f"{row.plus_minus:.0f}" if row.plus_minus is not None else "",
             row.games,
@@ -172,11 +191,12 @@ def _square(
     title: str,
     rows: Sequence[BotStanding],
     cell: Callable[[str, str], str],
+    names: dict[str, str],
     markdown: bool,
 ) -> str:
     """A bots x bots table; columns are rank numbers, split into groups fitting 80 columns."""
     bots = [row.bot for row in rows]
-    labels = [f"{row.rank}. {_name(row.bot, markdown)}" for row in rows]
+    labels = [f"{row.rank}. {names[row.bot]}" for row in rows]
     widest = max((len(cell(a, b)) for a in bots for b in bots), default=1)
     first = max(len(label) for label in labels)
     per_group = len(bots) if markdown else max(1, (WIDTH - first) // (max(widest, 2) + 2))
@@ -191,22 +211,22 @@ def _square(
     return _titled(title, "\n\n".join(parts), markdown)
 
 
-def _crosstable(standings: Standings, markdown: bool) -> str:
+def _crosstable(standings: Standings, names: dict[str, str], markdown: bool) -> str:
     def cell(bot: str, opp: str) -> str:
         h = standings.crosstable.get(bot, {}).get(opp)
         return f"{h.score_pct:.0f} ({h.games})" if h is not None else ""
 
     title = "Crosstable: score % of the row bot against the column bot (games)"
-    return _square(title, standings.rows, cell, markdown)
+    return _square(title, standings.rows, cell, names, markdown)
 
 
-def _los(standings: Standings, markdown: bool) -> str:
+def _los(standings: Standings, names: dict[str, str], markdown: bool) -> str:
     def cell(bot: str, opp: str) -> str:
         p = standings.los.get(bot, {}).get(opp)
         return f"{100 * p:.0f}" if p is not None else ""
 
     title = "Likelihood of superiority: % of resamples rating the row bot above the column bot"
-    return _square(title, standings.rows, cell, markdown)
+    return _square(title, standings.rows, cell, names, markdown)
 
 
 def _seats(standings: Standings, markdown: bool) -> str:

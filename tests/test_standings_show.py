@@ -1,0 +1,35 @@
+"""How the standings are shown: names, marks and notes of the terminal table and its JSON."""
+
+from __future__ import annotations
+
+from arena.show.tables import render
+from arena.stats.ratings import compute_standings
+from tests.ratings_sim import simulate_league
+
+
+def _rows(table: str, first: str) -> list[str]:
+    """The lines of ``table`` from the one starting with ``first`` to the next blank one."""
+    lines = table.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(first))
+    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+    return lines[start:end]
+
+
+def test_long_names_sharing_a_prefix_stay_apart_in_every_terminal_table() -> None:
+    names = ["greedy-v2-with-long-suffix", "greedy-v2-with-long-suffix-b", "x=5"]
+    records = simulate_league([1500, 1600, 1400], players=2, blocks=30, seed=1, names=names)
+    table = render(compute_standings(records, bootstrap=20), "table")
+    for title in ("#  bot", "Crosstable", "Likelihood of superiority"):
+        rows = _rows(table, title)[2:]  # past the title and the header (or its rule)
+        shown = [line.split()[1] for line in rows if "greedy" in line]
+        assert len(shown) == 2 and len(set(shown)) == 2, (title, shown)
+        assert all(len(name) <= 14 and name.startswith("greedy-v") for name in shown), shown
+    assert max(len(line) for line in table.splitlines()) <= 80
+
+
+def test_names_alike_at_both_ends_are_cut_wider_until_they_differ() -> None:
+    names = ["alpha-beta-one-mcts-x", "alpha-beta-two-mcts-x"]
+    records = simulate_league([1500, 1600], players=2, blocks=10, seed=2, names=names)
+    table = render(compute_standings(records, bootstrap=0), "table")
+    shown = [line.split()[1] for line in _rows(table, "#  bot")[2:]]
+    assert len(set(shown)) == 2 and all("…" in name for name in shown), shown
