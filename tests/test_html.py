@@ -281,10 +281,17 @@ def test_sprt_status_of_an_sprt_league() -> None:
     ]
     html = _sprt(spec, records)
     assert "SPRT new vs old: 48 games" in html  # it decides at block 24, as the league stops
-    assert "accept H0: new is at most 0 Elo better" in html  # seat 0 always wins: 1-1 blocks
-    assert "no decision yet" in _sprt(spec, records[:2])
+    # seat 0 always wins: 1-1 blocks
+    assert "H0 accepted: the games favour +0 over +50 Elo for new against old" in html
+    assert "No decision yet." in _sprt(spec, records[:2])
+    assert "No decision yet: 1 of 30 blocks played." in _sprt(
+        spec | {"max_blocks": 30}, records[:2]
+    )
     wins = [_record(["new", "old"], [1, 2], b, b) for b in range(30)]
-    assert "accept H1: new is at least 50 Elo better" in _sprt(spec, wins)
+    assert "H1 accepted: the games favour +50 over +0 Elo for new against old" in _sprt(spec, wins)
+    # the words of the terminal when the budget ends undecided, and what to do
+    used_up = _sprt(spec | {"max_blocks": 1}, records[:2])
+    assert "SPRT budget of 1 block used up without a decision; raise max_blocks" in used_up
 
 
 def test_plots_of_faults_think_times_and_rating_paths() -> None:

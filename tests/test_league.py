@@ -311,7 +311,8 @@ def test_sprt_league_stops_when_the_test_decides(
     lines: list[str] = []
     outcome = trio.run(lambda: run_league(league, tmp_path / "o", jobs=2, say=lines.append))
     assert outcome.sprt is not None and outcome.sprt.decision == "H1"
-    assert "accept H1" in outcome.stopped_early
+    assert outcome.stopped_early.endswith(f". {outcome.sprt.verdict()}")
+    assert "H1 accepted: the games favour +20 over +0 Elo" in outcome.stopped_early
     assert outcome.played < 2 * 60  # stopped early
     assert len(lines) == outcome.sprt.blocks and "LLR" in lines[-1]
     # resuming replays the stored blocks through the test and reaches the same decision

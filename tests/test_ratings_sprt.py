@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from arena.config import parse
+from arena.league.runner import SprtFeed
 from arena.record import GameRecord
-from arena.stats.sprt import Sprt, expected_score
+from arena.stats.sprt import Sprt, expected_score, out_of_budget
 from tests.ratings_sim import game, simulate_league
 
 ALPHA = BETA = 0.05
@@ -58,8 +60,10 @@ def test_blocks_of_records_with_filler_bots() -> None:
     assert sprt.decision == "H1"
     assert sprt.games == 4 * sprt.blocks
     line = sprt.status_line()
-    assert line.startswith("SPRT cand vs opp: ") and line.endswith(", accept H1")
-    assert len(line) <= 80
+    assert line.startswith("SPRT cand vs opp: ") and len(line) <= 80
+    assert sprt.verdict() == (
+        "H1 accepted: the games favour +20 over +0 Elo for cand against opp (alpha=0.05, beta=0.05)"
+    )
     low, high = sprt.bounds
     assert low == pytest.approx(-2.944, abs=1e-3) and high == pytest.approx(2.944, abs=1e-3)
 
@@ -90,3 +94,42 @@ def test_block_score_is_the_pairwise_result_against_the_opponent() -> None:
 def test_bad_parameters(args: tuple) -> None:
     with pytest.raises(ValueError):
         Sprt(*args)
+
+
+def test_the_status_line_shows_both_ends_of_an_asymmetric_interval() -> None:
+    """A perfect record sits at the clamp (+1200): "±402" read as [+798, +1602]."""
+    sprt = Sprt(0.0, 10.0, ALPHA, BETA, "greedy", "random")
+    for _ in range(14):
+        sprt.add_score(1.0, games=2)
+    elo, low, high = sprt.elo_estimate()
+    assert (round(elo), round(high)) == (1200, 1200) and 300 < low < 500
+    assert sprt.status_line().endswith(f"Elo +1200 [{low:+.0f}, +1200]")
+    assert "±" not in sprt.status_line()
+
+
+def test_the_verdict_says_which_difference_the_games_favour() -> None:
+    sprt = Sprt(0.0, 10.0, 0.05, 0.1, "new", "old")
+    assert sprt.verdict() is None
+    while not sprt.decision:
+        sprt.add_score(0.0)
+    assert sprt.verdict() == (
+        "H0 accepted: the games favour +0 over +10 Elo for new against old (alpha=0.05, beta=0.1)"
+    )
+    assert out_of_budget(1).startswith("SPRT budget of 1 block used up without a decision; ")
+    assert out_of_budget(2000).endswith(
+        "2,000 blocks used up without a decision; raise max_blocks and run again to continue"
+    )
+
+
+def test_wide_bounds_are_warned_about_once_when_the_league_starts() -> None:
+    def league(elo1: int) -> dict[str, object]:
+        bots = [{"name": name, "cmd": "python -m bots.random"} for name in ("a", "b")]
+        sprt = {"candidate": "a", "opponent": "b", "elo0": 0, "elo1": elo1}
+        return {"engine": "space-five", "mode": "sprt", "players": 2, "sprt": sprt, "bots": bots}
+
+    said: list[str] = []
+    SprtFeed(parse(league(50)), said.append)
+    assert said == []
+    SprtFeed(parse(league(400)), said.append)
+    assert len(said) == 1 and said[0].startswith("warning: SPRT elo1 - elo0 = 400 Elo")
+    assert "about +151 Elo" in said[0]  # halfway between E(0) = 0.5 and E(400) = 0.909

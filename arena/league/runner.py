@@ -31,7 +31,7 @@ from arena.league.pooled import league_table
 from arena.league.schedule import Shape, game_count, iter_blocks, known_tables, misplaced
 from arena.league.store import LEAGUE, ResultsDir, Warn, read_league
 from arena.record import GameRecord
-from arena.stats.sprt import Sprt
+from arena.stats.sprt import Sprt, out_of_budget
 
 
 @dataclass
@@ -341,6 +341,9 @@ class SprtFeed(BlockFeed):
         blocks = iter_blocks(config, spec.max_blocks, known)
         super().__init__(blocks, spec.max_blocks * config.players[0])
         self.test = Sprt(spec.elo0, spec.elo1, spec.alpha, spec.beta, spec.candidate, spec.opponent)
+        caution = self.test.caution()
+        if caution is not None and echo is not None:  # once, before the first block
+            echo(f"warning: {caution}")
         self.max_blocks = spec.max_blocks
         self._echo = echo
         self._finished: dict[int, list[GameRecord]] = {}
@@ -354,9 +357,8 @@ class SprtFeed(BlockFeed):
             if self._echo is not None:
                 self._echo(self.test.status_line())
             if self.test.decision:
-                self.stop_reason = f"stopped at the decision: {self.test.status_line()}"
-            elif self._next >= self.max_blocks:
                 self.stop_reason = (
-                    f"SPRT budget of {self.max_blocks} blocks used up without a decision: "
-                    f"{self.test.status_line()}"
+                    f"stopped at the decision: {self.test.status_line()}. {self.test.verdict()}"
                 )
+            elif self._next >= self.max_blocks:
+                self.stop_reason = f"{self.test.status_line()}. {out_of_budget(self.max_blocks)}"

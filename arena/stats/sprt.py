@@ -27,6 +27,8 @@ _PRIOR_VARIANCE = 0.25
 """The variance is shrunk towards 0.25 (the largest a score in [0, 1] can have) with the
 weight of two blocks: a handful of similar blocks must not look certain (their sample
 variance is nearly 0), while after a few dozen blocks the data dominate."""
+WIDE_BOUNDS = 50.0
+"""Above this elo1 - elo0 (Elo) the normal approximation is poor: ``arena run`` warns."""
 
 
 def expected_score(elo: float) -> float:
@@ -116,7 +118,7 @@ class Sprt:
 
     @property
     def decision(self) -> str | None:
-        """``"H1"`` (candidate at least elo1 better), ``"H0"`` (at most elo0), or None."""
+        """``"H1"`` (the games favour elo1 over elo0), ``"H0"`` (elo0 over elo1), or None."""
         lower, upper = self.bounds
         llr = self.llr
         if llr >= upper:
@@ -125,21 +127,57 @@ class Sprt:
             return "H0"
         return None
 
-    def elo_estimate(self) -> tuple[float, float]:
-        """Elo difference implied by the mean block score, and the half-width of its 95%
-        interval (the score interval mapped through the logistic, scores clamped to
-        [0.001, 0.999] so a perfect record reads as about 1200 Elo, not infinity)."""
+    def elo_estimate(self) -> tuple[float, float, float]:
+        """Elo difference implied by the mean block score, and the two ends of its 95%
+        interval: the score interval mapped through the logistic, scores clamped to
+        [0.001, 0.999] so a perfect record reads as about 1200 Elo, not infinity. The ends need
+        not be symmetric around the estimate (a perfect record sits at the upper end)."""
         mean, var = self._moments()
         half = 1.96 * math.sqrt(var / max(self.blocks, 1))
-        low, high = _score_to_elo(mean - half), _score_to_elo(mean + half)
-        return _score_to_elo(mean), (high - low) / 2
+        return _score_to_elo(mean), _score_to_elo(mean - half), _score_to_elo(mean + half)
+
+    def verdict(self) -> str | None:
+        """The decision in words, or None before it: which of the two tested differences the
+        games favour. Not "at least elo1 better": the test weighs elo1 against elo0 only."""
+        if self.decision is None:
+            return None
+        favoured, other = self.elo1, self.elo0
+        if self.decision == "H0":
+            favoured, other = other, favoured
+        return (
+            f"{self.decision} accepted: the games favour {favoured:+g} over {other:+g} Elo for "
+            f"{self.candidate} against {self.opponent} "
+            f"(alpha={self.alpha:g}, beta={self.beta:g})"
+        )
+
+    def caution(self) -> str | None:
+        """A warning when elo1 - elo0 is too wide for the approximation, else None."""
+        gap = self.elo1 - self.elo0
+        if gap <= WIDE_BOUNDS:
+            return None
+        middle = _score_to_elo((expected_score(self.elo0) + expected_score(self.elo1)) / 2)
+        return (
+            f"SPRT elo1 - elo0 = {gap:g} Elo: the test's approximation assumes a small gap "
+            f"(up to about {WIDE_BOUNDS:g} Elo); with this one, accepting H1 says little more "
+            f"than that the games score above the halfway score (about {middle:+.0f} Elo), "
+            f"not that the candidate is near {self.elo1:+g}: narrow the bounds"
+        )
 
     def status_line(self) -> str:
-        """One progress line: games, LLR within its bounds, Elo estimate, decision."""
+        """One progress line: games, LLR within its bounds, Elo estimate and its interval."""
         lower, upper = self.bounds
-        elo, half = self.elo_estimate()
-        verdict = f", accept {self.decision}" if self.decision else ""
+        elo, low, high = self.elo_estimate()
         return (
             f"SPRT {self.candidate} vs {self.opponent}: {self.games} games, "
-            f"LLR {self.llr:+.2f} [{lower:+.2f}, {upper:+.2f}], Elo {elo:+.0f} ±{half:.0f}{verdict}"
+            f"LLR {self.llr:+z.2f} [{lower:+.2f}, {upper:+.2f}], "
+            f"Elo {elo:+z.0f} [{low:+z.0f}, {high:+z.0f}]"
         )
+
+
+def out_of_budget(max_blocks: int) -> str:
+    """What an SPRT league that used up its budget undecided says (terminal and report)."""
+    blocks = "1 block" if max_blocks == 1 else f"{max_blocks:,} blocks"
+    return (
+        f"SPRT budget of {blocks} used up without a decision; "
+        "raise max_blocks and run again to continue"
+    )

@@ -29,7 +29,7 @@ from arena.show.html.selection import pick_games
 from arena.show.html.viewer_worker import ViewerWorker, data_blocks
 from arena.show.words import counted
 from arena.stats.ratings import Standings
-from arena.stats.sprt import Sprt
+from arena.stats.sprt import Sprt, out_of_budget
 from arena.stats.trajectory import online_elo
 
 
@@ -266,16 +266,21 @@ def _sprt(spec: Mapping[str, Any], records: Sequence[GameRecord]) -> str:
     blocks: dict[tuple[int, int], list[GameRecord]] = defaultdict(list)
     for record in records:
         blocks[(record.block, record.table)].append(record)
+    fed = 0
     for key in sorted(blocks):
         if test.decision:
             break
         test.add_block(blocks[key])
-    decision = {
-        "H1": f"accept H1: {spec['candidate']} is at least {spec['elo1']:g} Elo better",
-        "H0": f"accept H0: {spec['candidate']} is at most {spec['elo0']:g} Elo better",
-        None: "no decision yet",
-    }[test.decision]
-    return f"<p><code>{escape(test.status_line())}</code></p><p>{escape(decision)}.</p>"
+        fed += 1
+    budget = spec.get("max_blocks")
+    if test.verdict() is not None:
+        words = f"{test.verdict()}."
+    elif budget is not None and fed >= budget:
+        words = f"{out_of_budget(budget)}."
+    else:
+        played = f": {fed:,} of {budget:,} blocks played" if budget is not None else ""
+        words = f"No decision yet{played}."
+    return f"<p><code>{escape(test.status_line())}</code></p><p>{escape(words)}</p>"
 
 
 def _think_times(
