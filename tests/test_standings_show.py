@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
+from arena.show.caveats import caveats
 from arena.show.tables import render
 from arena.stats.ratings import compute_standings
-from tests.ratings_sim import simulate_league
+from tests.ratings_sim import game, simulate_league
 
 
 def _rows(table: str, first: str) -> list[str]:
@@ -33,3 +36,17 @@ def test_names_alike_at_both_ends_are_cut_wider_until_they_differ() -> None:
     table = render(compute_standings(records, bootstrap=0), "table")
     shown = [line.split()[1] for line in _rows(table, "#  bot")[2:]]
     assert len(set(shown)) == 2 and all("…" in name for name in shown), shown
+
+
+def test_json_carries_the_warnings_the_tables_print() -> None:
+    records = [  # a beats b in every game of 10 blocks
+        game(seating, [1, 2] if seating[0] == "a" else [2, 1], id=f"g{b}{r}", block=b, rotation=r)
+        for b in range(10)
+        for r, seating in enumerate((["a", "b"], ["b", "a"]))
+    ]
+    standings = compute_standings(records, bootstrap=20)
+    data = json.loads(render(standings, "json"))
+    assert data["warnings"] == caveats(standings)
+    assert [w.split(" ")[0] for w in data["warnings"]] == ["Only", "Perfect"]
+    for line in data["warnings"]:
+        assert f"**Warning: {line}**" in render(standings, "markdown")

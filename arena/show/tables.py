@@ -51,8 +51,9 @@ _CSV_COLUMNS = (
 
 def render(standings: Standings, fmt: str) -> str:
     """The standings in ``fmt`` (one of :data:`FORMATS`), ending with a newline."""
-    if fmt == "json":
-        return json.dumps(standings.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "json":  # what standings.toml holds, and the warnings the tables print
+        data = {**standings.to_dict(), "warnings": caveats(standings)}
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         return _csv(standings)
     if fmt not in FORMATS:
