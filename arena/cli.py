@@ -431,24 +431,29 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
 
     batches = store.iter_game_batches(folder, _say, scheduled)
     table = standings_of_rows(counted(batches), **kwargs)
-    table = _noting_outside(table, outside)
+    table = _noting_outside(table, outside, league)
     if write:
         store.write_standings_file(folder, table.to_dict())
     click.echo(report.render(table, fmt))
     return table
 
 
-def _noting_outside(table: Standings, outside: int) -> Standings:
-    """``table`` with a note on the ``outside`` stored games it does not rate, if any."""
+def _noting_outside(table: Standings, outside: int, league: Mapping[str, Any]) -> Standings:
+    """``table`` with a note on the ``outside`` stored games it does not rate, if any, and
+    one on the bots of ``league`` that have no game in it (not yet played, or not stored)."""
     from arena.league.store import LEAGUE
 
-    if not outside:
-        return table
-    note = (
-        f"{outside} stored games are not part of the league in {LEAGUE} "
-        "(removed bots, sizes or rounds) and are not rated."
-    )
-    return dataclasses.replace(table, notes=(*table.notes, note))
+    notes = list(table.notes)
+    if outside:
+        notes.append(
+            f"{outside} stored games are not part of the league in {LEAGUE} "
+            "(removed bots, sizes or rounds) and are not rated."
+        )
+    rated = {row.bot for row in table.rows}  # read_league checked that every bot has a name
+    never = [bot["name"] for bot in league.get("bots", []) if bot["name"] not in rated]
+    if never:
+        notes.append(f"Never played: {', '.join(never)} (in {LEAGUE}, without a stored game).")
+    return dataclasses.replace(table, notes=tuple(notes))
 
 
 @main.command(short_help="Play one game between bots, or against them.")
@@ -753,7 +758,8 @@ def _write_report(
         shape = Shape.of(league)
         records = stored if shape is None else [r for r in stored if shape.plays(r)]
         if standings is None:
-            standings = _noting_outside(compute_standings(records), len(stored) - len(records))
+            rated = compute_standings(records)
+            standings = _noting_outside(rated, len(stored) - len(records), league)
         fingerprints = store.read_fingerprints(folder)
         page = build_report(
             folder,

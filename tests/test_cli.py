@@ -191,3 +191,28 @@ def test_arena_help_lists_every_command_in_whole_words(width: int) -> None:
     assert "..." not in listing
     for name, command in main.commands.items():
         assert command.short_help and f"{name} {command.short_help}" in listing
+
+
+def test_a_bot_of_the_league_without_games_is_named_in_a_note(
+    tmp_path: Path, toy_engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tomllib
+
+    import tomli_w
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "l.toml").write_text(GOOD)
+    out = tmp_path / "o"
+    ran = CliRunner().invoke(main, ["run", "l.toml", "--out", str(out), "--no-report"])
+    assert ran.exit_code == 0, ran.output
+    league = tomllib.loads((out / "league.toml").read_text())
+    league["bots"].append({"name": "c", "cmd": "python -m bots.random"})  # a run stopped early
+    (out / "league.toml").write_text(tomli_w.dumps(league))
+    shown = CliRunner().invoke(main, ["standings", str(out)])
+    assert shown.exit_code == 0, shown.output
+    unwrapped = " ".join(shown.output.split())
+    assert "Never played: c (in league.toml, without a stored game)." in unwrapped
+    data = json.loads(CliRunner().invoke(main, ["standings", str(out), "--format", "json"]).output)
+    assert data["notes"] == ["Never played: c (in league.toml, without a stored game)."]
+    assert CliRunner().invoke(main, ["report", str(out), "--games", "0"]).exit_code == 0
+    assert "Never played: c" in (out / "report.html").read_text(encoding="utf-8")

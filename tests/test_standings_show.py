@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from arena.show.caveats import caveats
+from arena.show.html.report import _standings_table
 from arena.show.tables import render
 from arena.stats.ratings import compute_standings
 from tests.ratings_sim import game, simulate_league
@@ -50,3 +51,27 @@ def test_json_carries_the_warnings_the_tables_print() -> None:
     assert [w.split(" ")[0] for w in data["warnings"]] == ["Only", "Perfect"]
     for line in data["warnings"]:
         assert f"**Warning: {line}**" in render(standings, "markdown")
+
+
+def test_no_games_is_said_and_no_empty_table_is_printed() -> None:
+    empty = compute_standings([])
+    for fmt in ("table", "markdown"):
+        text = render(empty, fmt)
+        assert "No games yet: there is nothing to rate." in text
+        assert "score%" not in text, text
+    assert json.loads(render(empty, "json"))["warnings"] == [
+        "No games yet: there is nothing to rate."
+    ]
+
+
+def test_one_block_is_singular_and_one_game_has_no_place_error() -> None:
+    one = compute_standings([game(["a", "b"], [1, 2])], bootstrap=20)
+    table = render(one, "table")
+    assert "Only 1 block (fewer than 20)" in " ".join(table.split())
+    assert "1.00±–" in table and "2.00±–" in table and "±0.00" not in table
+    assert ">1.00±–<" in _standings_table(one)  # the report's table too
+    two = compute_standings(
+        [game(["a", "b"], [1, 2], id="g0"), game(["b", "a"], [1, 2], id="g1", rotation=1)],
+        bootstrap=20,
+    )
+    assert "1.50±0.50" in render(two, "table") and "±–" not in render(two, "table")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 
+from arena.show.words import counted
 from arena.stats.ratings import Standings
 
 FEW_BLOCKS = 20
@@ -16,11 +17,13 @@ _MAX_PAIRS = 6
 
 def caveats(standings: Standings) -> list[str]:
     """Warnings about ``standings``, each one sentence; empty when there is nothing to say."""
+    if not standings.games:
+        return ["No games yet: there is nothing to rate."]
     found: list[str] = []
-    if standings.bootstrap and standings.games and standings.units < FEW_BLOCKS:
+    if standings.bootstrap and standings.units < FEW_BLOCKS:
         found.append(
-            f"Only {standings.units} blocks (fewer than {FEW_BLOCKS}): ± is a lower bound; "
-            "a bootstrap over so few blocks understates the uncertainty."
+            f"Only {counted(standings.units, 'block')} (fewer than {FEW_BLOCKS}): ± is a lower "
+            "bound; a bootstrap over so few blocks understates the uncertainty."
         )
     perfect = [row.bot for row in standings.rows if row.games and row.score_pct in (0.0, 100.0)]
     if perfect and standings.prior:  # with no prior (online Elo, prior 0) it sets nothing

@@ -60,7 +60,9 @@ def render(standings: Standings, fmt: str) -> str:
         raise ConfigError(f"unknown standings format {fmt!r}: use one of {', '.join(FORMATS)}")
     markdown = fmt == "markdown"
     names = _names([row.bot for row in standings.rows], markdown)
-    sections = [_summary(standings, markdown), _main(standings, names, markdown)]
+    sections = [_summary(standings, markdown)]
+    if standings.rows:  # no games: the summary says so, and there is no table to show
+        sections.append(_main(standings, names, markdown))
     faults = [row for row in standings.rows if row.faults or row.forfeits]
     if faults:
         sections.append(
@@ -178,7 +180,7 @@ def _main(standings: Standings, names: dict[str, str], markdown: bool) -> str:
             row.games,
             f"{row.score_pct:.1f}",
             f"{row.win_pct:.1f}",
-            f"{row.mean_place:.2f}±{row.place_se:.2f}",
+            place(row),
             row.faults,
             f"{row.think_ms:.1f}",
         ]
@@ -186,6 +188,13 @@ def _main(standings: Standings, names: dict[str, str], markdown: bool) -> str:
     ]
     headers = ["#", "bot", "Elo", "±", "games", "score%", "win%", "place", "faults", "ms"]
     return _grid(headers, rows, markdown, left=1)
+
+
+def place(row: BotStanding) -> str:
+    """Mean place ± its standard error; "–" for the error of a bot with fewer than 2 games
+    (one place has no spread to measure, and 0.00 would claim it is exact)."""
+    error = f"{row.place_se:.2f}" if row.games >= 2 else "–"
+    return f"{row.mean_place:.2f}±{error}"
 
 
 def _square(

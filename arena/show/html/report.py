@@ -27,6 +27,7 @@ from arena.show.html import charts
 from arena.show.html.page import document
 from arena.show.html.selection import pick_games
 from arena.show.html.viewer_worker import ViewerWorker, data_blocks
+from arena.show.tables import place
 from arena.show.words import counted
 from arena.stats.ratings import Standings
 from arena.stats.sprt import Sprt, out_of_budget
@@ -231,7 +232,7 @@ def _standings_table(standings: Standings) -> str:
             (str(row.games), row.games),
             (f"{row.score_pct:.1f}", row.score_pct),
             (f"{row.win_pct:.1f}", row.win_pct),
-            (f"{row.mean_place:.2f}±{row.place_se:.2f}", row.mean_place),
+            (place(row), row.mean_place),
             (str(row.faults), row.faults),
             (f"{row.think_ms:.1f}", row.think_ms),
         ]
