@@ -75,3 +75,17 @@ def test_one_block_is_singular_and_one_game_has_no_place_error() -> None:
         bootstrap=20,
     )
     assert "1.50±0.50" in render(two, "table") and "±–" not in render(two, "table")
+
+
+def test_the_crosstable_marks_a_pair_that_never_met_and_leaves_the_diagonal_blank() -> None:
+    records = [
+        game(["a", "b"], [1, 2], id="g0", block=0),
+        game(["b", "c"], [1, 2], id="g1", block=1),
+    ]
+    table = render(compute_standings(records, bootstrap=0), "table")
+    rows = _rows(table, "Crosstable")[3:]  # past the title, the header and its rule
+    assert [row.split() for row in rows] == [
+        ["1.", "a", "100", "(1)", "-"],  # a never met c; a's own cell is blank
+        ["2.", "b", "0", "(1)", "100", "(1)"],
+        ["3.", "c", "-", "0", "(1)"],
+    ]

@@ -223,8 +223,10 @@ def _square(
 
 def _crosstable(standings: Standings, names: dict[str, str], markdown: bool) -> str:
     def cell(bot: str, opp: str) -> str:
+        if bot == opp:
+            return ""
         h = standings.crosstable.get(bot, {}).get(opp)
-        return f"{h.score_pct:.0f} ({h.games})" if h is not None else ""
+        return f"{h.score_pct:.0f} ({h.games})" if h is not None else "-"  # never met
 
     title = "Crosstable: score % of the row bot against the column bot (games)"
     return _square(title, standings.rows, cell, names, markdown)
