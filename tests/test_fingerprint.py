@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.game.botproc import python_path
 from arena.league.fingerprint import module_file, named_files
 
 
@@ -97,3 +98,15 @@ def test_another_interpreter_is_searched_on_the_bots_path_only(elsewhere: Path, 
     assert named_files(["/opt/other/bin/python3", "-m", "fpbots.mine"]) == []
     mine = bot_package(elsewhere)
     assert named_files(["/opt/other/bin/python3", "-m", "fpbots.mine"]) == [mine]
+
+
+def test_a_relative_pythonpath_entry_means_the_folder_arena_ran_from(
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``PYTHONPATH=. arena run ...``: each bot runs in a folder of its own (and the sandbox
+    shows each entry at its path), so the bot gets the entry made absolute, and the
+    fingerprint finds the module where the bot will."""
+    mine = bot_package(elsewhere / "lib")
+    monkeypatch.setenv("PYTHONPATH", "lib")
+    assert python_path() == [str(elsewhere), str(elsewhere / "lib")]
+    assert module_file("fpbots.mine", own_interpreter=False) == mine

@@ -229,8 +229,11 @@ def _command(spec: BotSpec, mode: str) -> list[str]:
 
 
 def python_path() -> list[str]:
-    """The bot's ``PYTHONPATH``: the arena's folder first, then the referee's own entries."""
-    return [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    """The bot's ``PYTHONPATH``: the arena's folder first, then the referee's own entries,
+    each made absolute (a bot runs in a folder of its own, where ``.`` means another place;
+    and the sandbox shows each entry at its full path)."""
+    entries = filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))
+    return [os.getcwd(), *map(os.path.abspath, entries)]
 
 
 def _bot_environment(home: str) -> dict[str, str]:
