@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 import sys
 import uuid
 from pathlib import Path
@@ -135,6 +136,29 @@ def test_check_bot_reports_what_the_sandbox_refused(tmp_path: Path) -> None:
     assert "read refused: /etc/shadow" in result.output
     assert "outside write refused" in result.output
     assert processes_left(marker) == []
+
+
+def inside(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """``argv`` run in the sandbox a bot gets (without its keeper); its output as text."""
+    command = sandbox.wrap(argv, disk_mb=1, packages=())
+    return subprocess.run(command, capture_output=True, text=True, timeout=30, check=False)
+
+
+@needs_bwrap
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a root referee's bot may read root's files")
+def test_private_keys_of_etc_ssl_stay_out_of_view() -> None:
+    """A root referee's bot may read whatever is in view: /etc/ssl/private (root's private
+    keys) must not be; the certificates and openssl.cnf are, readable by anyone."""
+    look = (
+        "import os, stat\n"
+        "print(sorted(os.listdir('/etc/ssl')), os.path.exists('/etc/ssl/private'))\n"
+        "print(oct(stat.S_IMODE(os.stat('/etc/ssl').st_mode)), len(os.listdir('/etc/ssl/certs')))"
+    )
+    seen = inside([sys.executable, "-c", look])
+    assert seen.returncode == 0, seen.stderr
+    listing, folder = seen.stdout.splitlines()
+    assert listing == "['certs', 'openssl.cnf'] False"
+    assert folder.split()[0] == "0o755" and int(folder.split()[1]) > 0
 
 
 def test_auto_falls_back_with_one_warning_where_bubblewrap_cannot_run(

@@ -1,10 +1,11 @@
 """The bubblewrap sandbox a bot runs in, and what ``sandbox = "auto"`` turns into.
 
 A sandboxed bot sees a minimal file system: the system's programs and libraries read-only
-(``/usr`` and its ``/bin``, ``/lib`` links, a few files of ``/etc`` the dynamic linker
-needs), the interpreter that runs the arena, the bot's own folder and the Python packages
-it is started from (read-only), and a private, size-bounded, writable ``/tmp`` that is its
-working directory, ``HOME`` and ``TMPDIR``. Nothing else of the host: no home folders, no
+(``/usr`` and its ``/bin``, ``/lib`` links, a few files of ``/etc``: the dynamic linker's,
+the time zone, the TLS certificates, never ``/etc/ssl/private``), the interpreter that runs
+the arena, the bot's own folder and the Python packages it is started from (read-only), and
+a private, size-bounded, writable ``/tmp`` that is its working directory, ``HOME`` and
+``TMPDIR``. Nothing else of the host: no home folders, no
 other bots, no results folder. It has its own pid, network (no interface but its own
 loopback, which bubblewrap brings up), IPC and UTS namespaces. When the referee runs as root
 the bot runs as user and group 65534 (nobody) with one capability, to read (never write)
@@ -33,7 +34,10 @@ _ETC = (
     "/etc/ld.so.conf.d",
     "/etc/alternatives",
     "/etc/localtime",
-    "/etc/ssl",  # certificates and openssl.cnf (node reads it at start-up)
+    # certificates and openssl.cnf (node reads it at start-up), never all of /etc/ssl: a root
+    # referee's bot may read whatever is in view, and /etc/ssl/private holds private keys
+    "/etc/ssl/certs",
+    "/etc/ssl/openssl.cnf",
 )
 _warned: list[str] = []
 _trials: list[subprocess.Popen[bytes]] = []  # a trial run begun by start_check, not yet read
@@ -133,7 +137,9 @@ def wrap(
             system += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             system += ["--ro-bind", path, path]
-    system += ["--perms", "0755", "--dir", "/etc"]
+    # each folder of /etc made first: bubblewrap would make a missing one root's alone (0700)
+    for folder in sorted({str(Path(path).parent) for path in _ETC}):
+        system += ["--perms", "0755", "--dir", folder]
     for path in _ETC:
         system += ["--ro-bind-try", path, path]
     shown = _shown(argv, packages)
