@@ -161,6 +161,13 @@ def test_private_keys_of_etc_ssl_stay_out_of_view() -> None:
     assert folder.split()[0] == "0o755" and int(folder.split()[1]) > 0
 
 
+@needs_bwrap
+def test_the_host_name_stays_out_of_view() -> None:
+    seen = inside(["uname", "-n"])
+    assert seen.returncode == 0, seen.stderr
+    assert seen.stdout.strip() == sandbox.HOSTNAME != os.uname().nodename
+
+
 def test_auto_falls_back_with_one_warning_where_bubblewrap_cannot_run(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -5,11 +5,11 @@ A sandboxed bot sees a minimal file system: the system's programs and libraries 
 the time zone, the TLS certificates, never ``/etc/ssl/private``), the interpreter that runs
 the arena, the bot's own folder and the Python packages it is started from (read-only), and
 a private, size-bounded, writable ``/tmp`` that is its working directory, ``HOME`` and
-``TMPDIR``. Nothing else of the host: no home folders, no
-other bots, no results folder. It has its own pid, network (no interface but its own
-loopback, which bubblewrap brings up), IPC and UTS namespaces. When the referee runs as root
-the bot runs as user and group 65534 (nobody) with one capability, to read (never write)
-whatever is in its view, so that a bot folder only root may read still works.
+``TMPDIR``. Nothing else of the host: no home folders, no other bots, no results folder. It
+has its own pid, network (no interface but its own loopback, which bubblewrap brings up),
+IPC and UTS namespaces (its host name is ``arena``). When the referee runs as root the bot
+runs as user and group 65534 (nobody) with one capability, to read (never write) whatever
+is in its view, so that a bot folder only root may read still works.
 ``docs/robustness.md`` lists it all.
 """
 
@@ -27,6 +27,7 @@ from arena.errors import ConfigError
 
 NOBODY = 65534
 HOME = "/tmp"  # the bot's working directory, HOME and TMPDIR inside the sandbox
+HOSTNAME = "arena"  # the machine's name inside the sandbox
 _SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _ETC = (
     "/etc/ld.so.cache",
@@ -154,6 +155,7 @@ def wrap(
         for flag in ("--perms", "0555", "--tmpfs", path)
     ]
     namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
+    namespaces += ["--hostname", HOSTNAME]  # else the new UTS namespace keeps the host's name
     namespaces.append("--unshare-cgroup-try")
     if os.geteuid() == 0:
         # root: no user namespace (it would map the bot back to root); drop to nobody inside,
