@@ -1,6 +1,6 @@
 """The bubblewrap sandbox (the default where it works): a sandboxed bot plays normally but
 sees only the system, its own folder and a private /tmp, has no network, writes nowhere
-else, and runs as nobody when the referee is root. Skipped where bubblewrap cannot create
+else, and runs as a user of its own when the referee is root. Skipped where bubblewrap cannot create
 its namespaces; the choice of ``sandbox = "auto"`` is tested everywhere."""
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ import pytest
 import trio
 from click.testing import CliRunner
 
-from arena import config
+from arena import config, protocol
 from arena.cli import main
 from arena.errors import ConfigError
 from arena.game import sandbox
+from arena.game.botproc import StderrLog
+from arena.game.hosting import hosting
 from arena.league.runner import run_league
 from arena.league.store import read_games
 from tests.conftest import ROOT, needs_bwrap, processes_left
@@ -88,7 +90,7 @@ def test_sandboxed_bot_sees_only_its_own(tmp_path: Path) -> None:
     assert inside is not None, log
     assert inside.group(2) == inside.group(3) == "/tmp"
     if os.geteuid() == 0:
-        assert inside.group(1) == str(sandbox.NOBODY)
+        assert int(inside.group(1)) in sandbox.BOT_IDS
     assert processes_left(marker, tmp_path) == []
 
 
@@ -166,6 +168,33 @@ def test_the_host_name_stays_out_of_view() -> None:
     seen = inside(["uname", "-n"])
     assert seen.returncode == 0, seen.stderr
     assert seen.stdout.strip() == sandbox.HOSTNAME != os.uname().nodename
+
+
+@needs_bwrap
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a root referee gives each bot a user")
+def test_a_bot_that_forks_to_its_limit_leaves_other_bots_room_to_start(tmp_path: Path) -> None:
+    """Each sandboxed process of a root referee is a user of its own, so ``processes`` counts
+    its own processes only: a bot whose children fill a limit of 16 does not stop the next
+    process, with a limit of 8, from starting and forking (as one user for every bot, the
+    kernel refused to execute it: 16 processes of its user, over its 8)."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    command = (sys.executable, str(PROBE.parent / "fork_to_limit.py"), marker)
+    hello = protocol.encode(protocol.hello("toy", "1", {}, {"move_ms": 1000, "bank_ms": 1000}))
+    logs = {limit: tmp_path / f"forker-{limit}.log" for limit in (16, 8)}
+
+    async def start_one_after_the_other() -> None:
+        async with hosting() as host:
+            for limit, log in logs.items():
+                limits = config.Limits(processes=limit)
+                spec = config.BotSpec("forker", command, limits, sandbox="bwrap")
+                await host.start(spec, hello, StderrLog(log, 1 << 16))
+
+    trio.run(start_one_after_the_other)
+    said = [re.findall(r"forks: uid=(\d+) made=(\d+)", log.read_text()) for log in logs.values()]
+    assert [made for [(_, made)] in said] == ["15", "7"], said  # each bot is one of its own
+    uids = {int(uid) for [(uid, _)] in said}
+    assert len(uids) == 2 and all(uid in sandbox.BOT_IDS for uid in uids), said
+    assert processes_left(marker, tmp_path) == []
 
 
 def test_auto_falls_back_with_one_warning_where_bubblewrap_cannot_run(

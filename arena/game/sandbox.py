@@ -8,7 +8,8 @@ a private, size-bounded, writable ``/tmp`` that is its working directory, ``HOME
 ``TMPDIR``. Nothing else of the host: no home folders, no other bots, no results folder. It
 has its own pid, network (no interface but its own loopback, which bubblewrap brings up),
 IPC and UTS namespaces (its host name is ``arena``). When the referee runs as root the bot
-runs as user and group 65534 (nobody) with one capability, to read (never write) whatever
+runs as a user and group of its own (drawn for each process, so that ``processes`` counts
+that process and its descendants alone) with one capability, to read (never write) whatever
 is in its view, so that a bot folder only root may read still works.
 ``docs/robustness.md`` lists it all.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -25,7 +27,12 @@ from pathlib import Path
 
 from arena.errors import ConfigError
 
-NOBODY = 65534
+# A root referee runs each bot process as a user of its own, drawn from the ids systemd's
+# allocation (its UIDS-GIDS.md) leaves unused: no system account, regular user, dynamic
+# service user or container range. Two processes share one only by chance (about n**2 / 2**29
+# for n processes at once), and then only their process count: each has its own pid
+# namespace and /tmp, and neither may write anything in view.
+BOT_IDS = range(0x7000_0000, 0x7FFE_0000)
 HOME = "/tmp"  # the bot's working directory, HOME and TMPDIR inside the sandbox
 HOSTNAME = "arena"  # the machine's name inside the sandbox
 _SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -91,7 +98,7 @@ def _missing_tool() -> str:
     if shutil.which("bwrap") is None:
         return "bubblewrap is not installed (apt-get install bubblewrap)"
     if os.geteuid() == 0 and shutil.which("setpriv") is None:
-        return "setpriv (util-linux) is missing: a root referee needs it to drop to nobody"
+        return "setpriv (util-linux) is missing: a root referee needs it to drop root for each bot"
     return ""
 
 
@@ -158,12 +165,14 @@ def wrap(
     namespaces += ["--hostname", HOSTNAME]  # else the new UTS namespace keeps the host's name
     namespaces.append("--unshare-cgroup-try")
     if os.geteuid() == 0:
-        # root: no user namespace (it would map the bot back to root); drop to nobody inside,
-        # keeping only the right to read what is in view (a bot's folder may be root's own)
+        # root: no user namespace (it would map the bot back to root); drop to a user of its
+        # own inside, keeping only the right to read what is in view (a bot's folder may be
+        # root's own)
+        user = _bot_id()
         command = [
             "setpriv",
-            f"--reuid={NOBODY}",
-            f"--regid={NOBODY}",
+            f"--reuid={user}",
+            f"--regid={user}",
             "--clear-groups",
             "--inh-caps=-all,+dac_read_search",
             "--ambient-caps=+dac_read_search",
@@ -191,6 +200,16 @@ def wrap(
         "--",
         *command,
     ]  # fmt: skip
+
+
+def _bot_id() -> int:
+    """A user (and group) id for one bot process of a root referee, new at every start.
+
+    The kernel counts ``processes`` (RLIMIT_NPROC) per user: were every bot one user, one bot
+    that forks up to the limit would leave every other bot on the machine unable to start.
+    Drawn from the system's randomness, which forked referees (Dask workers) do not share.
+    """
+    return BOT_IDS[secrets.randbelow(len(BOT_IDS))]
 
 
 def _shown(argv: list[str], packages: tuple[str, ...]) -> list[str]:
