@@ -197,6 +197,37 @@ def test_a_bot_that_forks_to_its_limit_leaves_other_bots_room_to_start(tmp_path:
     assert processes_left(marker, tmp_path) == []
 
 
+@needs_bwrap
+@pytest.mark.skipif(shutil.which("unshare") is None, reason="unshare (util-linux) is missing")
+def test_a_bot_in_a_user_namespace_cannot_make_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sandbox of a referee that is not root (its own user namespace): ``unshare -Ur``
+    fails inside where bubblewrap has ``--disable-userns`` (a root referee's sandbox cannot
+    stop it: docs/robustness.md, "What is NOT protected")."""
+    if not sandbox._can_disable_userns():
+        pytest.skip("this bubblewrap has no --disable-userns (older than 0.8)")
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)  # the sandbox of a referee that is not root
+    assert inside(["true"]).returncode == 0
+    nested = inside(["unshare", "-Ur", "true"])
+    assert nested.returncode != 0 and "unshare failed" in nested.stderr, nested
+
+
+def test_an_older_bubblewrap_is_not_asked_to_disable_user_namespaces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bubblewrap before 0.8 has no ``--disable-userns``: it still sandboxes, without it."""
+    older = tmp_path / "bwrap"
+    older.write_text("#!/bin/sh\necho 'usage: bwrap [OPTIONS...] [--] COMMAND [ARGS...]'\n")
+    older.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    sandbox._can_disable_userns.cache_clear()
+    try:
+        command = sandbox.wrap(["true"], disk_mb=1, packages=())
+    finally:
+        sandbox._can_disable_userns.cache_clear()
+    assert "--unshare-user" in command and "--disable-userns" not in command
+
+
 def test_auto_falls_back_with_one_warning_where_bubblewrap_cannot_run(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

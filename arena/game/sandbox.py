@@ -10,13 +10,16 @@ has its own pid, network (no interface but its own loopback, which bubblewrap br
 IPC and UTS namespaces (its host name is ``arena``). When the referee runs as root the bot
 runs as a user and group of its own (drawn for each process, so that ``processes`` counts
 that process and its descendants alone) with one capability, to read (never write) whatever
-is in its view, so that a bot folder only root may read still works.
-``docs/robustness.md`` lists it all.
+is in its view, so that a bot folder only root may read still works. Otherwise it runs as
+the referee's user in a user namespace of its own, in which it cannot create another where
+bubblewrap has ``--disable-userns`` (0.8 and later); a root referee's bot, in none, may
+create one. ``docs/robustness.md`` lists it all.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import os
 import secrets
@@ -185,6 +188,8 @@ def wrap(
     else:
         command = argv
         namespaces.append("--unshare-user")
+        if _can_disable_userns():
+            namespaces.append("--disable-userns")
     return [
         "bwrap",
         *system,
@@ -200,6 +205,27 @@ def wrap(
         "--",
         *command,
     ]  # fmt: skip
+
+
+@functools.cache
+def _can_disable_userns() -> bool:
+    """Whether this bubblewrap has ``--disable-userns`` (0.8 and later), asked once.
+
+    Without it a bot in its own user namespace may create more inside (``unshare -Ur``),
+    each giving it every capability there: new mounts and namespaces, and kernel code an
+    unprivileged process does not otherwise reach. Older bubblewraps still run, without it.
+    """
+    try:
+        said = subprocess.run(
+            ["bwrap", "--help"],
+            capture_output=True,
+            text=True,
+            timeout=TRIAL_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "--disable-userns" in said.stdout
 
 
 def _bot_id() -> int:
