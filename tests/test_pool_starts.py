@@ -100,6 +100,33 @@ def test_warm_starts_ahead_and_counts_the_processes_already_running(tmp_path: Pa
     run_pool(tmp_path, gated(tmp_path, marker), body)
 
 
+def test_a_process_is_never_given_a_seed_it_played(tmp_path: Path) -> None:
+    """A game of a seed (one deal) takes only a process that has not played it: a second
+    game of that seed, another rotation of its block, gets another process."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    (tmp_path / "open").touch()
+
+    async def body(pool: BotPool) -> None:
+        first = await pool.acquire(7)
+        pool.release(first, 7)
+        second = await pool.acquire(7)  # the same deal: not the process that played it
+        assert second is not first and tickets(tmp_path) == 2
+        pool.release(second, 7)
+        assert await pool.acquire(8) is second  # another deal: the last one given back
+        pool.release(second, 8)
+        assert first.seeds == {7} and second.seeds == {7, 8}
+        pool.warm(2, 8)  # one of the two has not played 8: one start
+        pool.warm(1, 9)  # both fit a third deal: none
+        await until(lambda: tickets(tmp_path) == 3)
+        fitting = {await pool.acquire(8), await pool.acquire(8)}  # the first and the new one
+        assert first in fitting and second not in fitting and tickets(tmp_path) == 3
+        fresh = await pool.acquire(8)  # the second is idle, but played 8: a fresh start
+        assert fresh not in {first, second} | fitting and not fresh.seeds
+        assert tickets(tmp_path) == 4
+
+    run_pool(tmp_path, gated(tmp_path, marker), body)
+
+
 def test_leaving_the_host_ends_a_start_still_waiting_for_ready(tmp_path: Path) -> None:
     """The gate never opens: the second process never says ``ready`` within its 10-minute
     start-up limit, and leaving the host still ends it (not after the limit)."""

@@ -273,6 +273,7 @@ class BotProcess:
     startup_s: float = 0.0
     ready: dict[str, Any] = field(default_factory=dict)
     broken: bool = False  # after any fault: never reused
+    seeds: set[int] = field(default_factory=set)  # of the games it played: never dealt again
     hello_lines: tuple[bytes, bytes] = (b"", b"")  # the handshake as sent and answered
     transcript: list[tuple[str, bytes]] | None = None  # ("to"|"from", line) while recording
     ending: str = ""  # how the process ended, once it has
@@ -703,13 +704,15 @@ class IdleProcesses:
             its_shelf.remove(oldest)
             oldest.close()
 
-    def take(self, shelf: list[BotProcess]) -> BotProcess | None:
-        """The most recently idle process of a pool's ``shelf``, if any."""
-        if not shelf:
-            return None
-        bot = shelf.pop()
-        del self._order[bot]
-        return bot
+    def take(self, shelf: list[BotProcess], seed: int | None = None) -> BotProcess | None:
+        """The most recently idle process of a pool's ``shelf`` that has not played a game
+        of ``seed`` (any, for None), if any."""
+        for index in range(len(shelf) - 1, -1, -1):
+            if seed is None or seed not in shelf[index].seeds:
+                bot = shelf.pop(index)
+                del self._order[bot]
+                return bot
+        return None
 
     def drop(self, shelf: list[BotProcess]) -> None:
         """Close every process of ``shelf`` (a pool being closed)."""
@@ -745,11 +748,16 @@ _START_TRIES = 7  # a referee short of resources retries after 0.2 s, 0.4 s ... 
 class BotPool:
     """Processes of one bot, reused game after game; broken ones are replaced.
 
+    A process never plays two games of one seed: it would be dealt the same deal again,
+    which a rotation block plays under every seating (and every table of its size in that
+    block), and know what the others hold from the seat it held before. So a league needs
+    at least one process of a bot per seat it has at a seed, not one.
+
     Starts run in the host's nursery, not in the game that asked: a game waiting for a
-    process takes whichever comes first, a process another game gives back or a fresh one,
-    and a start nobody waits for any more leaves an idle process for a later game.
-    :meth:`warm` starts processes before any game asks. Start-up is not charged to any
-    game's clock (see docs/robustness.md, "Time rules"); ``startup_ms`` bounds it.
+    process takes whichever fitting one comes first, a process another game gives back or
+    a fresh one, and a start nobody waits for any more leaves an idle process for a later
+    game. :meth:`warm` starts processes before any game asks. Start-up is not charged to
+    any game's clock (see docs/robustness.md, "Time rules"); ``startup_ms`` bounds it.
     """
 
     def __init__(
@@ -787,16 +795,20 @@ class BotPool:
         """Failed to start ``max_start_failures`` times: no more attempts this league."""
         return self.start_failures >= self.spec.limits.max_start_failures
 
-    def warm(self, count: int) -> None:
+    def warm(self, count: int, seed: int | None = None) -> None:
         """Start processes in the background until this bot has ``count``, running or
-        starting (a league starts what its next games will hold at once)."""
-        for _ in range(count - len(self._live) - len(self._starts)):
+        starting, that have not played a game of ``seed`` (a league starts what its next
+        games will hold at once). A process playing a game of ``seed`` still counts: it
+        adds the seed to those it played when it comes back (:meth:`release`)."""
+        fit = sum(1 for bot in self._live if seed not in bot.seeds)
+        for _ in range(count - fit - len(self._starts)):
             if not self._may_start():
                 return
             self._start_soon()
 
-    async def acquire(self) -> BotProcess:
-        """An idle process, else the first to come: one given back or a fresh start.
+    async def acquire(self, seed: int | None = None) -> BotProcess:
+        """An idle process that has not played a game of ``seed`` (None: for no game),
+        else the first such to come: one given back or a fresh start.
 
         Raises the :class:`BotStartup` of a failed start (each failure goes to one game;
         ``max_start_failures`` disqualify, exactly, however many games ask at once; then
@@ -807,7 +819,7 @@ class BotPool:
         self._waiting += 1
         try:
             while True:
-                bot = self._idle_all.take(self._idle)
+                bot = self._idle_all.take(self._idle, seed)
                 if bot is not None:
                     return bot
                 if self._faults:
@@ -877,8 +889,11 @@ class BotPool:
         self._changed.set()
         self._changed = trio.Event()
 
-    def release(self, bot: BotProcess) -> None:
-        """Give a process back after a game; a broken or exited one is ended instead."""
+    def release(self, bot: BotProcess, seed: int | None = None) -> None:
+        """Give a process back after a game of ``seed`` (None: it played none), never to be
+        seated at that seed again; a broken or exited one is ended instead."""
+        if seed is not None:
+            bot.seeds.add(seed)
         if bot.broken or bot.exit_code() is not None or bot.reader.pending() or self._closed:
             bot.close()
         else:

@@ -218,23 +218,27 @@ def hello_line(engine: Engine, options: Mapping[str, Any], limits: Limits) -> by
     return protocol.encode(message)
 
 
-async def take_seats(pools: Sequence[BotPool], *, record: bool = False) -> list[Seat]:
-    """One seat per pool, in order: a pooled process, or a forfeit if it cannot start."""
+async def take_seats(pools: Sequence[BotPool], *, seed: int, record: bool = False) -> list[Seat]:
+    """One seat per pool, in order, for a game of ``seed``: a pooled process that has not
+    played that seed (the same deal), or a forfeit if it cannot start."""
     seats: list[Seat] = []
     for pool in pools:
         try:
-            seats.append(ProcessSeat(await pool.acquire(), record=record))
+            seats.append(ProcessSeat(await pool.acquire(seed), record=record))
         except BotStartup as fault:
             seats.append(FailedSeat(pool.spec.name, fault))
     return seats
 
 
-def give_back(seats: Sequence[Seat], pools: Sequence[BotPool | None], *, finished: bool) -> None:
-    """Return each seat's process to its pool after a game.
+def give_back(
+    seats: Sequence[Seat], pools: Sequence[BotPool | None], *, seed: int, finished: bool
+) -> None:
+    """Return each seat's process to its pool after a game of ``seed``, which it will never
+    be seated at again.
 
     A game cut off mid-way leaves a question unanswered: its processes are never reused.
     """
     for seat, pool in zip(seats, pools, strict=False):
         if isinstance(seat, ProcessSeat) and pool is not None:
             seat.bot.broken = seat.bot.broken or not finished
-            pool.release(seat.bot)
+            pool.release(seat.bot, seed)

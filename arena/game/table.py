@@ -55,16 +55,22 @@ class Table:
 
     def warm(self, specs: Iterable[GameSpec], most: int) -> None:
         """Start, in the background, the processes the games ``specs`` hold at once, at
-        most ``most`` of one bot; a process already running or starting counts."""
+        most ``most`` of one bot, but one per seat a bot has at one seed whatever ``most``
+        (a process never plays a seed twice: the k seats of a block are k processes); a
+        process already running or starting counts, unless it played that seed before."""
+        specs = list(specs)
         wanted = Counter(name for spec in specs for name in spec.seating)
-        for name, count in wanted.items():
+        dealt = Counter((name, spec.seed) for spec in specs for name in spec.seating)
+        for (name, seed), seats in dealt.items():
             if (pool := self.pools.get(name)) is not None:
-                pool.warm(min(most, count))
+                pool.warm(max(seats, min(most, wanted[name])), seed)
 
     async def play(self, spec: GameSpec, on_step: StepHook | None = None) -> Played:
         """Play ``spec``; a game cut off (cancelled) never gives its processes back for reuse."""
         pools = [self.pools.get(name) for name in spec.seating]
-        taken = iter(await take_seats([p for p in pools if p], record=self.transcripts))
+        taken = iter(
+            await take_seats([p for p in pools if p], seed=spec.seed, record=self.transcripts)
+        )
         seats: list[Seat] = []
         for name, pool in zip(spec.seating, pools, strict=True):
             if pool is not None:
@@ -80,5 +86,5 @@ class Table:
             )
             finished = True
         finally:
-            give_back(seats, pools, finished=finished)
+            give_back(seats, pools, seed=spec.seed, finished=finished)
         return Played(record, seats)

@@ -168,7 +168,7 @@ class WorkerReferee:
 
         async def check(pool: BotPool) -> None:
             try:
-                pool.release(await pool.acquire())
+                pool.release(await pool.acquire(None), None)  # it played no game
             except BotStartup as fault:
                 self.failures[pool.spec.name] = str(fault)
 
@@ -180,6 +180,7 @@ class WorkerReferee:
         started = time.perf_counter()
         played: list[Played | None] = [None] * len(specs)
         slots = trio.CapacityLimiter(self.jobs)
+        self._table.warm(specs, self.jobs)  # a block's seats at one seed: a process each
 
         async def play(index: int, spec: GameSpec) -> None:
             async with slots:

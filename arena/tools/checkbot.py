@@ -99,7 +99,7 @@ async def check_bot(
             pools = {"candidate": mine} | {f"random-{i}": theirs for i in range(players)}
             table = Table(engine, options, limits, STRICT, pools)
             try:
-                bot = await mine.acquire()
+                bot = await mine.acquire(None)  # for no game: the start-up alone
             except BotStartup as fault:
                 note(f"FAIL  start-up: {EXPLAIN['startup']}: {fault}", problem=True)
             else:
@@ -109,7 +109,7 @@ async def check_bot(
                     f"(name {name!r}, version {version!r})"
                 )
                 report.processes.append(bot)
-                mine.release(bot)
+                mine.release(bot, None)
                 for seat in range(players):
                     for number in range(games_per_seat):
                         spec = GameSpec(
