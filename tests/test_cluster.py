@@ -584,3 +584,30 @@ def test_a_bot_that_fails_the_preflight_has_its_stderr_in_the_logs(
         run_cluster_league(league, tmp_path / "out", jobs=1, scheduler=scheduler)
     assert "ghost: no model file" in (tmp_path / "out" / "logs" / "ghost.log").read_text()
     assert processes_with(marker) == []
+
+
+def test_a_worker_never_deals_a_process_one_seed_twice(
+    tmp_path: Path, in_repo: Path, toy_engine: str
+) -> None:
+    """A worker's pools keep their processes block after block, as the in-process league's
+    do, and never seat one at a seed it played (the other rotations of its block, or the
+    same block at another table). Played on a worker's referee without Dask processes."""
+    from arena.league.schedule import iter_blocks
+    from arena.league.worker import WorkerReferee
+    from tests.test_league import seeds_dealt, spy_league_text
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, spy_league_text(marker, "abc", rounds=2))
+    referee = WorkerReferee(league, 1, False, "tcp://127.0.0.1:1")
+    referee.start()
+    try:
+        played = [referee.play_block(block) for block in iter_blocks(league, league.rounds)]
+    finally:
+        referee.close()
+    records = [record for block in played for record in block.records]
+    assert len(records) == 2 * 3 * 2
+    logs = {bot: b"".join(b.logs.get(bot, b"") for b in played).decode() for bot in "abc"}
+    dealt = seeds_dealt(logs, records)
+    assert all(len(set(seeds)) == len(seeds) for seeds in dealt), dealt
+    assert any(len(seeds) > 1 for seeds in dealt)  # processes are still reused
+    assert processes_with(marker) == []

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import threading
 import time
 import uuid
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +61,52 @@ def test_jobs_do_not_change_the_games(tmp_path: Path, toy_engine: str, in_repo: 
     assert comparable(one) == comparable(four)
     assert len({r.id for r in one}) == len(one)
     assert all(replay_record(r) == [] for r in one)
+    assert processes_with(marker) == []
+
+
+SPY = ROOT / "tests" / "hostile" / "deal_spy.py"
+DEALT = re.compile(r"^dealt: (\w+) (\S+)$", re.MULTILINE)
+
+
+def spy_league_text(marker: str, bots: str, rounds: int) -> str:
+    """Toy games at tables of 2 between deal spies (``tests/hostile/deal_spy.py``)."""
+    spies = "".join(
+        f'[[bots]]\nname = "{name}"\ncmd = "python {SPY} {marker}-{name}"\n' for name in bots
+    )
+    return f'name = "spies"\nengine = "toy"\nplayers = 2\nrounds = {rounds}\nseed = 5\n{spies}'
+
+
+def seeds_dealt(logs: Mapping[str, str], records: Iterable[GameRecord]) -> list[list[int]]:
+    """Per spy process, the seeds of the games it was dealt (from the spies' stderr, which
+    must name every seat of ``records`` once)."""
+    records = list(records)
+    seed_of = {record.id: record.seed for record in records}
+    said = [(game, bot) for bot, text in logs.items() for _, game in DEALT.findall(text)]
+    assert sorted(said) == sorted((r.id, bot) for r in records for bot in r.seating)
+    processes: defaultdict[str, list[int]] = defaultdict(list)
+    for text in logs.values():
+        for process, game in DEALT.findall(text):
+            processes[process].append(seed_of[game])
+    return list(processes.values())
+
+
+@pytest.mark.parametrize(("bots", "jobs"), [("ab", 1), ("abc", 2)])
+def test_no_process_is_dealt_one_seed_twice(
+    tmp_path: Path, toy_engine: str, in_repo: Path, bots: str, jobs: int
+) -> None:
+    """A block plays one seed under every rotation of a table, and every table of 2 plays
+    the same seed in one block: a process seated at one seed twice would know from its
+    first game what the others hold in the second. Pooled processes are reused, but never
+    at a seed they played."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, spy_league_text(marker, bots, rounds=3))
+    outcome = trio.run(lambda: run_league(league, tmp_path / "out", jobs=jobs))
+    records = read_games(tmp_path / "out")
+    assert outcome.played == len(records) == 3 * 2 * len(bots) * (len(bots) - 1) // 2
+    logs = {bot: (tmp_path / "out" / "logs" / f"{bot}.log").read_text() for bot in bots}
+    dealt = seeds_dealt(logs, records)
+    assert all(len(set(seeds)) == len(seeds) for seeds in dealt), dealt
+    assert any(len(seeds) > 1 for seeds in dealt)  # processes are still reused
     assert processes_with(marker) == []
 
 
