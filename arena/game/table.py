@@ -55,15 +55,18 @@ class Table:
 
     def warm(self, specs: Iterable[GameSpec], most: int) -> None:
         """Start, in the background, the processes the games ``specs`` hold at once, at
-        most ``most`` of one bot, but one per seat a bot has at one seed whatever ``most``
+        most ``most`` of one bot, and one per seat a bot has at one seed whatever ``most``
         (a process never plays a seed twice: the k seats of a block are k processes); a
-        process already running or starting counts, unless it played that seed before."""
+        process already running or starting counts, at a seed unless it played it before."""
         specs = list(specs)
         wanted = Counter(name for spec in specs for name in spec.seating)
         dealt = Counter((name, spec.seed) for spec in specs for name in spec.seating)
+        for name, count in wanted.items():
+            if (pool := self.pools.get(name)) is not None:
+                pool.warm(min(most, count))
         for (name, seed), seats in dealt.items():
             if (pool := self.pools.get(name)) is not None:
-                pool.warm(max(seats, min(most, wanted[name])), seed)
+                pool.warm(seats, seed)
 
     async def play(self, spec: GameSpec, on_step: StepHook | None = None) -> Played:
         """Play ``spec``; a game cut off (cancelled) never gives its processes back for reuse."""
