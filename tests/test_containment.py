@@ -18,6 +18,7 @@ import trio
 from arena import protocol
 from arena.config import BotSpec, Limits
 from arena.errors import BotStartup
+from arena.game import botproc
 from arena.game.botproc import BotPool, BotProcess, IdleProcesses, StderrLog
 from arena.game.watchdog import Watchdog
 from arena.league.store import read_games
@@ -121,6 +122,18 @@ def test_idle_processes_beyond_the_cap_close_least_recently_used() -> None:
     idle.shed()
     assert len(idle) == 0 and all(fake.closed for fake in fakes)
     assert shelves == [[], []]
+
+
+def test_idle_processes_are_bounded_by_free_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large field keeps a process of a bot per game at a seed: the idle ones must not
+    fill the memory (one per 64 MB free), whatever the descriptors allow."""
+    monkeypatch.setattr(botproc, "raise_open_files_limit", lambda: 1 << 20)
+    monkeypatch.setattr(botproc, "_free_memory", lambda: 2 << 30)  # 2 GiB free
+    assert botproc.idle_cap() == 32
+    monkeypatch.setattr(botproc, "_free_memory", lambda: 100 << 20)
+    assert botproc.idle_cap() == 4  # never fewer than a game's seats
+    monkeypatch.setattr(botproc, "_free_memory", lambda: 1 << 50)
+    assert botproc.idle_cap() == (1 << 20) // 16  # the descriptors' bound
 
 
 # ``arena run`` in its own process with a chosen descriptor limit (soft, hard)

@@ -672,13 +672,34 @@ def answer_spin(jobs: int) -> float:
     return ANSWER_SPIN_S if jobs == 1 and cores() >= 2 else 0.0
 
 
+IDLE_MEMORY = 64 << 20  # bytes of free memory set aside for each idle bot process
+
+
 def idle_cap() -> int:
-    """How many idle bot processes a referee keeps: what its descriptors allow.
+    """How many idle bot processes a referee keeps: what its descriptors and the machine's
+    free memory allow.
 
     Each costs about four descriptors; a quarter of the limit is left to them, the rest to
-    running games, results and logs.
+    running games, results and logs. Each holds its memory too (a Python bot 10-30 MB), and
+    a league keeps one process of a bot per game it plays at a seed (a process never plays
+    one seed twice): a large field would fill the memory. So at most one per
+    :data:`IDLE_MEMORY` of what is free when the league starts; beyond the cap the least
+    recently used is ended, and a later game of its bot starts a new one.
     """
-    return max(4, raise_open_files_limit() // 16)
+    return max(4, min(raise_open_files_limit() // 16, _free_memory() // IDLE_MEMORY))
+
+
+def _free_memory() -> int:
+    """The memory available for new processes (``MemAvailable``), or a generous guess where
+    ``/proc/meminfo`` does not say."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) << 10
+    except (OSError, ValueError):
+        pass
+    return 1 << 40
 
 
 class IdleProcesses:
