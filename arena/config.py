@@ -550,6 +550,11 @@ def _named_file(folder: Path, name: str, error: Any) -> Path:
     return path
 
 
+MAX_SPRT_ELO = 2000
+"""The largest ``elo0``/``elo1`` in magnitude: 2000 Elo is an expected score of 0.99999;
+beyond it the test's hypotheses say nothing a block of games could tell apart."""
+
+
 def _sprt(reader: _Reader, names: list[str], seats: int) -> SprtSpec:
     reader.check_keys({f.name for f in fields(SprtSpec)})
     candidate = reader.get("candidate", str)
@@ -580,11 +585,19 @@ def _sprt(reader: _Reader, names: list[str], seats: int) -> SprtSpec:
             raise reader.fail(key, f"must be a finite number, got {raw}")
         return value
 
+    def elo(key: str, default: float) -> float:
+        value = number(key, default)
+        if not -MAX_SPRT_ELO <= value <= MAX_SPRT_ELO:
+            raise reader.fail(
+                key, f"must be between -{MAX_SPRT_ELO} and {MAX_SPRT_ELO} Elo, got {value:g}"
+            )
+        return value
+
     spec = SprtSpec(
         candidate=candidate,
         opponent=opponent,
-        elo0=number("elo0", 0.0),
-        elo1=number("elo1", 10.0),
+        elo0=elo("elo0", 0.0),
+        elo1=elo("elo1", 10.0),
         alpha=number("alpha", 0.05),
         beta=number("beta", 0.05),
         max_blocks=reader.positive_int("max_blocks", 1000),

@@ -129,6 +129,11 @@ fillers = ["c"]
             lambda t: t.replace("players = 3", "players = 4").replace('["c"]', '["c", "c"]'),
             "each filler bot may be named once",
         ),
+        (
+            lambda t: t + "elo0 = -1e6\n",
+            "sprt.elo0: must be between -2000 and 2000 Elo, got -1e+06",
+        ),
+        (lambda t: t + "elo1 = 123456\n", "sprt.elo1: must be between -2000 and 2000 Elo"),
     ],
 )
 def test_bad_sprt_fillers_and_sizes_are_one_clear_error(

@@ -133,3 +133,16 @@ def test_wide_bounds_are_warned_about_once_when_the_league_starts() -> None:
     SprtFeed(parse(league(400)), said.append)
     assert len(said) == 1 and said[0].startswith("warning: SPRT elo1 - elo0 = 400 Elo")
     assert "about +151 Elo" in said[0]  # halfway between E(0) = 0.5 and E(400) = 0.909
+
+
+@pytest.mark.parametrize("elo", [-1e6, -1e308, 1e6, 1e308, -2000.0, 2000.0])
+def test_expected_score_of_any_difference_is_a_score(elo: float) -> None:
+    score = expected_score(elo)
+    assert 0.0 <= score <= 1.0
+    assert expected_score(-elo) == pytest.approx(1.0 - score, abs=1e-12)
+
+
+def test_the_llr_of_extreme_hypotheses_is_finite() -> None:
+    sprt = Sprt(-1e6, -2000.0, ALPHA, BETA, "new", "old")
+    sprt.add_score(0.0)
+    assert np.isfinite(sprt.llr)

@@ -32,8 +32,15 @@ WIDE_BOUNDS = 50.0
 
 
 def expected_score(elo: float) -> float:
-    """Expected pairwise score of a bot ``elo`` points above its opponent."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    """Expected pairwise score of a bot ``elo`` points above its opponent.
+
+    The power is only ever taken of a negative exponent, so no difference overflows: one of
+    a million Elo or more reads as 0 or 1.
+    """
+    if elo >= 0:
+        return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    odds = 10.0 ** (elo / 400.0)
+    return odds / (1.0 + odds)
 
 
 def _score_to_elo(score: float) -> float:
