@@ -320,6 +320,9 @@ def parse(
     candidate = top.get("candidate", str, None)
     if candidate is not None and candidate not in names:
         raise top.fail("candidate", f"no bot named {candidate!r}; bots: {', '.join(names)}")
+    if candidate is not None and mode != "gauntlet":
+        where = " (an SPRT league names its candidate in [sprt])" if mode == "sprt" else ""
+        raise top.fail("candidate", f'only allowed with mode = "gauntlet"{where}')
     if mode == "gauntlet" and candidate is None:
         raise top.fail("candidate", "mode 'gauntlet' needs candidate = \"<bot name>\"")
 

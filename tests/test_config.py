@@ -65,6 +65,10 @@ def test_good_config_resolves_defaults(tmp_path: Path, toy_engine: str) -> None:
         ),
         (lambda t: 'mode = "swiss"\n' + t, "unknown mode 'swiss'"),
         (
+            lambda t: 'candidate = "a"\n' + t,
+            'league.toml: candidate: only allowed with mode = "gauntlet"',
+        ),
+        (
             lambda t: t.replace(
                 '[[bots]]\nname = "a"', '[limits]\nmove_ms = -5\n[[bots]]\nname = "a"'
             ),
@@ -132,6 +136,10 @@ fillers = ["c"]
         (
             lambda t: t + "elo0 = -1e6\n",
             "sprt.elo0: must be between -2000 and 2000 Elo, got -1e+06",
+        ),
+        (
+            lambda t: 'candidate = "a"\n' + t,
+            'candidate: only allowed with mode = "gauntlet" (an SPRT league names its',
         ),
         (lambda t: t + "elo1 = 123456\n", "sprt.elo1: must be between -2000 and 2000 Elo"),
     ],
