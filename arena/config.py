@@ -33,7 +33,7 @@ class Limits:
 
     # the clock, the same for every bot of a league
     move_ms: int = 1000  # per decision
-    bank_ms: int = 10_000  # overage bank per game (start-up is not charged to it)
+    bank_ms: int = 10_000  # overage bank per game (start-up is not charged to it); 0 = none
     startup_ms: int = 10_000  # hello -> ready
     bye_ms: int = 1000  # grace to exit after bye before the process group is killed
     grace_ms: int = 0  # overruns of move_ms shorter than this are forgiven ...
@@ -60,7 +60,7 @@ RESOURCE_KEYS = (
     "disk_mb",
     "processes",
 )
-_ZERO_ALLOWED = ("grace_ms", "grace_count", "processes")
+_ZERO_ALLOWED = ("bank_ms", "grace_ms", "grace_count", "processes")
 SANDBOXES = ("auto", "bwrap", "none")
 
 

@@ -91,6 +91,19 @@ def test_without_slack_every_overrun_is_paid(tmp_path: Path) -> None:
     assert banks[0] - banks[1] >= 60, banks
 
 
+def test_a_league_without_a_bank_gives_each_decision_its_own_limit(tmp_path: Path) -> None:
+    """``bank_ms = 0`` (as ``arena play --bank-ms 0``): no overage; every overrun of
+    ``move_ms`` is a timeout, and a bot that answers in time plays without a fault."""
+    records, acts = run_slow(
+        tmp_path, "--ms 300", "move_ms = 100\nbank_ms = 0\nstartup_ms = 5000", pile=4
+    )
+    assert acts and {bank for *_, bank in acts} == {0}
+    for record in records:
+        slow, quick = (record.seats[record.seating.index(name)] for name in ("slow", "a"))
+        assert set(slow.verdicts) == {"timeout"} and not slow.forfeit, record.seats
+        assert not quick.verdicts, record.seats
+
+
 def test_startup_time_is_not_charged_to_any_game(tmp_path: Path) -> None:
     """A start that takes 400 ms (of a 2000 ms bank) leaves every game's bank full: start-up
     is bounded by ``startup_ms`` alone (docs/robustness.md, "Time rules")."""

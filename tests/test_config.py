@@ -86,6 +86,11 @@ def test_bad_config_is_one_clear_error(
     assert str(tmp_path / "league.toml") in str(caught.value)
 
 
+def test_a_bank_of_zero_is_no_overage(tmp_path: Path, toy_engine: str) -> None:
+    league = load_text(tmp_path, GOOD.replace("rounds = 2", "rounds = 2\n[limits]\nbank_ms = 0", 1))
+    assert league.limits.bank_ms == 0
+
+
 def test_missing_file_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no such file"):
         config.load(tmp_path / "nope.toml")
