@@ -21,6 +21,7 @@ import engines
 from arena.errors import ConfigError, UserError
 
 if TYPE_CHECKING:
+    from arena.config import LeagueConfig
     from arena.game.referee import Step
     from arena.record import GameRecord, GameRow
     from arena.show.html.viewer_worker import ViewerWorker
@@ -207,6 +208,7 @@ def run(
     for name in replay:
         if name not in names:
             raise ConfigError(f"--replay-bot {name}: no bot of that name; bots: {', '.join(names)}")
+    _check_modules(league, config, remote=scheduler is not None)
     drawn = league.seed
     league = with_stored_seed(league, folder, fresh=fresh)
     dealt = ""
@@ -304,6 +306,34 @@ def run(
         sys.exit(130)
     if outcome.disqualified:
         sys.exit(DISQUALIFIED_EXIT)
+
+
+def _check_modules(league: LeagueConfig, config: str, *, remote: bool) -> None:
+    """Refuse a bot whose ``python -m MODULE`` names a module its interpreter cannot find
+    (it would forfeit every game at start-up); warn when that is not certain: another
+    interpreter (its own packages are not searched), or bots started on a cluster's workers
+    (``remote``), whose folders and ``PYTHONPATH`` may differ."""
+    from arena.league.fingerprint import missing_module
+
+    for bot in league.bots:
+        missing = missing_module(bot)
+        if missing is None:
+            continue
+        module, certain = missing
+        if certain and not remote:
+            raise ConfigError(
+                f"{config}: bot {bot.name!r}: no module named {module!r} to run with -m "
+                "(searched as its Python would: the folder arena runs from, PYTHONPATH, "
+                "this Python's packages)"
+            )
+        if certain:
+            said = f"no module named {module!r} here; unless the cluster's workers find it"
+        else:
+            said = (
+                f"module {module!r} is not on its PYTHONPATH; unless {bot.argv()[0]} has it "
+                "among its own packages"
+            )
+        _say(f"warning: bot {bot.name!r}: {said}, the bot cannot start")
 
 
 def _import_the_standings() -> None:

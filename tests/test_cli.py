@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,37 @@ def test_bad_league_file_exits_2_with_one_line(
     assert result.output.count("\n") == 1
     assert "Traceback" not in result.output
     assert not (tmp_path / "results").exists()
+
+
+def test_a_python_module_that_does_not_exist_is_refused_before_any_game(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    text = GOOD.replace("python -m bots.random", "python -m bots.nosuch", 1)
+    (tmp_path / "l.toml").write_text(text)
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "l.toml"), "--out", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert result.output == (
+        f"arena: error: {tmp_path / 'l.toml'}: bot 'a': no module named 'bots.nosuch' to run "
+        "with -m (searched as its Python would: the folder arena runs from, PYTHONPATH, this "
+        "Python's packages)\n"
+    )
+    assert not (tmp_path / "games.jsonl").exists()
+
+
+def test_a_module_another_python_may_have_is_a_warning(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    other = tmp_path / "python3"  # another interpreter: its own packages are not searched
+    other.symlink_to(sys.executable)
+    text = GOOD.replace("python -m bots.random", f"{other} -m fpnothing", 1)
+    (tmp_path / "l.toml").write_text(text)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "l.toml"), "--out", str(out)])
+    assert (
+        f"arena: warning: bot 'a': module 'fpnothing' is not on its PYTHONPATH; unless {other} "
+        "has it among its own packages, the bot cannot start\n"
+    ) in result.output
+    assert "games scheduled" in result.output  # the league was played: its games say
 
 
 def test_missing_config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.config import BotSpec
 from arena.game.botproc import python_path
-from arena.league.fingerprint import module_file, named_files
+from arena.league.fingerprint import missing_module, module_file, named_files, python_module
 
 
 @pytest.fixture
@@ -110,3 +111,53 @@ def test_a_relative_pythonpath_entry_means_the_folder_arena_ran_from(
     monkeypatch.setenv("PYTHONPATH", "lib")
     assert python_path() == [str(elsewhere), str(elsewhere / "lib")]
     assert module_file("fpbots.mine", own_interpreter=False) == mine
+
+
+def missing(cmd: str) -> tuple[str, bool] | None:
+    return missing_module(BotSpec("b", tuple(cmd.split())))
+
+
+def test_a_module_no_search_finds_is_missing_for_certain(
+    elsewhere: Path, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``arena run`` refuses such a bot: its interpreter is the arena's, searched whole."""
+    bot_package(site)
+    assert missing("python -m fpbots.nothing") == ("fpbots.nothing", True)
+    assert missing("python3 -u -m fpnothing") == ("fpnothing", True)
+    assert missing("python -m fpbots") == ("fpbots", True)  # a package without __main__
+    for found in ("python -m fpbots.mine", "python -X dev -m fpbots.mine", "python -m json.tool"):
+        assert missing(found) is None, found
+    assert missing("python -m __hello__") is None  # frozen: runs, though no file is named
+    extra = tmp_path / "extra"
+    bot_package(extra, init="raise SystemExit('the bot ran in the arena')\n")
+    (extra / "fpbots" / "other.py").write_text("")
+    monkeypatch.setenv("PYTHONPATH", str(extra))  # the bot's PYTHONPATH, sandboxed or not
+    assert missing("python -m fpbots.other") is None
+    assert "fpbots" not in sys.modules
+
+
+def test_another_interpreters_missing_module_is_not_certain(elsewhere: Path, site: Path) -> None:
+    bot_package(site)  # the arena's own packages: perhaps not the other interpreter's
+    assert missing("/opt/other/bin/python3 -m fpbots.mine") == ("fpbots.mine", False)
+    bot_package(elsewhere)
+    assert missing("/opt/other/bin/python3.12 -m fpbots.mine") is None
+
+
+def test_only_the_interpreters_own_dash_m_is_read(elsewhere: Path) -> None:
+    assert missing("python bot.py -m fpnothing") is None  # the script's own option
+    assert missing("python -c pass -m fpnothing") is None
+    assert missing("node -m fpnothing") is None  # not a Python
+    assert missing("human") is None
+    cases = {
+        "python -m a.b": "a.b",
+        "python -u -m a": "a",
+        "python -ma": "a",
+        "python -Im a": "a",
+        "python -W ignore -X dev -m a": "a",
+        "python -Wignore -m a": "a",
+        "python -": None,
+        "python -u": None,
+        "python --unknown -m a": None,
+    }
+    for cmd, module in cases.items():
+        assert python_module(cmd.split()) == module, cmd

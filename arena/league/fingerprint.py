@@ -69,15 +69,80 @@ def module_file(name: str, own_interpreter: bool = True) -> Path | None:
     asked of the finders with its parent's search locations instead, as the import system
     asks them. Only the finders already installed in the arena run.
     """
+    spec = module_spec(name, own_interpreter)
+    if spec is None or not spec.has_location or spec.origin is None:
+        return None  # not found, built in, frozen, or a namespace package without __main__
+    return Path(spec.origin)
+
+
+def module_spec(name: str, own_interpreter: bool = True) -> ModuleSpec | None:
+    """The spec of what ``python -m name`` runs in a bot (a package's ``__main__``), found
+    as :func:`module_file` says; None when it is not found there."""
     # sys.path[0] is the arena's own script folder; the bot's is its empty working folder
     path = [*python_path(), *(sys.path[1:] if own_interpreter else [])]
     finders = sys.meta_path if own_interpreter else [PathFinder]
     spec = _find_spec(name, path, finders)
     if spec is not None and spec.submodule_search_locations is not None:
         spec = _find_spec(f"{name}.__main__", path, finders)  # a package runs its __main__
-    if spec is None or not spec.has_location or spec.origin is None:
-        return None  # not found, built in, frozen, or a namespace package without __main__
-    return Path(spec.origin)
+    return spec
+
+
+_PYTHON_FLAGS = frozenset("bBdEhiIOPqsSuvVx")  # Python's options that take no value
+_PYTHON_SETTINGS = ("-W", "-X", "--check-hash-based-pycs")  # ... and those that take one
+
+
+def python_module(argv: Sequence[str]) -> str | None:
+    """The module a Python command line runs with ``-m`` (``python -u -m bots.random``), or
+    None: no ``-m`` among the interpreter's own options, or options it cannot read surely."""
+    args = iter(argv[1:])
+    for arg in args:
+        if arg in _PYTHON_SETTINGS:
+            next(args, None)
+            continue
+        if arg.startswith(("-W", "-X")):
+            continue
+        flags = arg[1:].partition("m")
+        if arg.startswith("-") and not arg.startswith("--") and set(flags[0]) <= _PYTHON_FLAGS:
+            if not flags[1]:
+                if flags[0]:
+                    continue  # flags alone: -u, -IS
+                return None  # "-" alone: the program comes from standard input
+            return flags[2] or next(args, None)  # -m NAME, -mNAME, -um NAME
+        return None  # a script, -c, or an option not known here
+    return None
+
+
+def _is_python(program: str) -> bool:
+    """Does ``program`` look like a Python interpreter (``python3.12``, ``/venv/bin/python``)?"""
+    base = os.path.basename(program)
+    return program == sys.executable or base.rstrip("0123456789.") in ("python", "pypy")
+
+
+def missing_module(bot: BotSpec) -> tuple[str, bool] | None:
+    """The module of a bot's ``python -m MODULE`` when it is not found as the bot's
+    interpreter would find it (:func:`module_spec`), and whether that is certain; else None.
+
+    It is certain when the bot runs the arena's own interpreter (``python``, ``python3``),
+    whose whole search the arena repeats (the bot's ``PYTHONPATH`` and this interpreter's
+    ``sys.path`` and finders: what the sandbox shows a bot is within it). For another
+    interpreter only the bot's ``PYTHONPATH`` is searched: the module may be among that
+    interpreter's own packages.
+    """
+    if bot.is_human:
+        return None
+    argv = bot.argv()
+    if not _is_python(argv[0]):
+        return None
+    module = python_module(argv)
+    if module is None:
+        return None
+    # an arena started with -P or -I has no script folder first on its sys.path
+    own = argv[0] == sys.executable and not sys.flags.safe_path
+    try:
+        spec = module_spec(module, own_interpreter=own)
+    except (ImportError, ValueError, OSError):  # a name the finders refuse: let the bot say
+        return None
+    return None if spec is not None else (module, own)
 
 
 def _find_spec(name: str, path: list[str], finders: Sequence[Any]) -> ModuleSpec | None:
