@@ -869,9 +869,10 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
 
     Seats are numbered from 0 (the first player), as in the protocol and the standings.
 
-    The league must have been run with --transcripts. Exit status 0 when the bot makes
-    every recorded move (a note may differ: "same move"), 1 otherwise: reproduce a crash or
-    an illegal move at home.
+    The game must have been played by arena run --transcripts (games stored before such a
+    run are not played again and have none). Exit status 0 when the bot makes every
+    recorded move (a note may differ: "same move"), 1 otherwise: reproduce a crash or an
+    illegal move at home.
 
     \b
     Example:

@@ -77,6 +77,35 @@ def test_a_module_another_python_may_have_is_a_warning(
     assert "games scheduled" in result.output  # the league was played: its games say
 
 
+def test_transcripts_are_only_recorded_for_games_played_now(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    (tmp_path / "l.toml").write_text(GOOD)
+    run = ["run", str(tmp_path / "l.toml"), "--out", str(tmp_path / "o"), "--no-report"]
+    assert CliRunner().invoke(main, run).exit_code == 0
+    again = CliRunner().invoke(main, [*run, "--transcripts"])
+    assert again.exit_code == 0, again.output
+    said = (
+        "arena: 4 stored games have no transcript and will not be played again: transcripts "
+        "are only recorded for games played now (use --fresh or --replay-bot NAME to play "
+        "them again)\n"
+    )
+    assert said in again.output
+    assert "0 games played, 4 already stored" in again.output
+    replayed = CliRunner().invoke(
+        main,
+        ["replay-seat", str(tmp_path / "o"), "t0-b0-r0", "0", "--bot", "python -m bots.random"],
+    )
+    assert replayed.exit_code == 2
+    assert replayed.output.endswith(
+        "seat0.jsonl: no transcript: arena run --transcripts records them only for the games "
+        "it plays, not for games stored before (use --fresh or --replay-bot NAME to play them "
+        "again)\n"
+    )
+    fresh = CliRunner().invoke(main, [*run, "--transcripts", "--replay-bot", "a"])
+    assert fresh.exit_code == 0 and "no transcript" not in fresh.output, fresh.output
+
+
 def test_missing_config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["run", "nope.toml"])

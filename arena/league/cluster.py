@@ -80,7 +80,9 @@ def run_cluster_league(
     """
     require_dask()
     config = with_stored_seed(config, folder, fresh=fresh)
-    store, stored, feed = open_league(config, folder, fresh=fresh, say=say, replay=replay)
+    store, stored, feed = open_league(
+        config, folder, fresh=fresh, say=say, replay=replay, transcripts=transcripts
+    )
     try:
         run = _ClusterRun(config.hiding(folder), store, feed, stored, progress, say)
         with _stop_on_sigterm():

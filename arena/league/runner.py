@@ -29,7 +29,7 @@ from arena.league.fingerprint import fingerprint, ready_text
 from arena.league.groupsync import GroupSync
 from arena.league.pooled import league_table
 from arena.league.schedule import Shape, game_count, iter_blocks, known_tables, misplaced
-from arena.league.store import LEAGUE, ResultsDir, Warn, read_league
+from arena.league.store import LEAGUE, TRANSCRIPTS, ResultsDir, Warn, read_league
 from arena.record import GameRecord
 from arena.stats.sprt import Sprt, out_of_budget
 
@@ -113,7 +113,9 @@ async def run_league(
             "in a league run from a terminal with arena run"
         )
     config = with_stored_seed(config, folder, fresh=fresh)
-    store, stored, feed = open_league(config, folder, fresh=fresh, say=say, replay=replay)
+    store, stored, feed = open_league(
+        config, folder, fresh=fresh, say=say, replay=replay, transcripts=transcripts
+    )
     run = _LeagueRun(
         config.hiding(folder), store, feed, stored, progress, transcripts, people, prepare
     )
@@ -282,6 +284,7 @@ def open_league(
     fresh: bool,
     say: Warn | None,
     replay: frozenset[str],
+    transcripts: bool = False,
 ) -> tuple[ResultsDir, dict[GameKey, GameRecord], BlockFeed]:
     """Open ``folder`` for ``config`` (every executor starts so): the store, the games it
     already holds by :func:`game_key`, and the feed of the blocks to play.
@@ -289,6 +292,9 @@ def open_league(
     A stored game whose id the schedule gives to another game (a line edited by hand, say)
     is moved aside first (:func:`~arena.league.schedule.misplaced`): the game of that id is
     played again, and ``games.jsonl`` never holds one id twice.
+
+    With ``transcripts``, ``say`` is told of the league's stored games that have none: the
+    run does not play them, and only a game played records its transcript.
     """
     store = ResultsDir(folder)
     prints = {bot.name: fingerprint(bot) for bot in config.bots}
@@ -297,11 +303,32 @@ def open_league(
     aside = misplaced(config, stored, known)
     store.set_aside(aside, say)
     stored = [record for record in stored if record.id not in aside]
+    if transcripts and say is not None:
+        _say_untranscribed(config, folder, stored, say)
     if config.mode == "sprt":
         feed: BlockFeed = SprtFeed(config, say, known)
     else:
         feed = BlockFeed.for_config(config, known)
     return store, {game_key(record): record for record in stored}, feed
+
+
+def _say_untranscribed(
+    config: LeagueConfig, folder: Path, stored: Iterable[GameRecord], say: Warn
+) -> None:
+    """Tell ``say`` how many of the league's stored games have no transcript, if any."""
+    shape = Shape.of(config.to_toml())
+    assert shape is not None, "a resolved config describes its schedule"
+    count = sum(
+        1
+        for record in stored
+        if shape.plays(record) and not (folder / TRANSCRIPTS / record.id).is_dir()
+    )
+    if count:
+        games = "1 stored game has" if count == 1 else f"{count:,} stored games have"
+        say(
+            f"{games} no transcript and will not be played again: transcripts are only "
+            "recorded for games played now (use --fresh or --replay-bot NAME to play them again)"
+        )
 
 
 def league_games_stored(config: LeagueConfig, stored: Iterable[GameRecord]) -> int:

@@ -88,7 +88,11 @@ def read_transcript(path: Path) -> list[tuple[str, str]]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise UserError(f"{path}: no transcript (was the league run with --transcripts?)") from None
+        raise UserError(
+            f"{path}: no transcript: arena run --transcripts records them only for the games "
+            "it plays, not for games stored before (use --fresh or --replay-bot NAME to play "
+            "them again)"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ResultsError(f"{path}: cannot read the transcript: {exc}") from None
     pairs = []
