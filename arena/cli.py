@@ -23,6 +23,7 @@ from arena.errors import ConfigError, UserError
 if TYPE_CHECKING:
     from arena.config import LeagueConfig
     from arena.game.referee import Step
+    from arena.league.runner import LeagueOutcome
     from arena.record import GameRecord, GameRow
     from arena.show.html.viewer_worker import ViewerWorker
     from arena.stats.ratings import Standings
@@ -198,7 +199,7 @@ def run(
 
     import trio
 
-    from arena.league.runner import LeagueOutcome, run_league, with_stored_seed
+    from arena.league.runner import run_league, with_stored_seed
     from arena.league.schedule import game_count
     from arena.show.progress import Progress
     from arena.show.words import counted
@@ -298,14 +299,20 @@ def run(
             progress.finish()
         elif people is not None:
             click.echo()  # the person's prompt is still on the line
-        click.echo(
-            f"arena: stopped; {outcome.played + outcome.skipped} of {outcome.scheduled} games "
-            f"are stored in {folder}. Resume with: {resume}",
-            err=True,
-        )
+        click.echo(_stopped_line(outcome, folder, resume), err=True)
         sys.exit(130)
     if outcome.disqualified:
         sys.exit(DISQUALIFIED_EXIT)
+
+
+def _stopped_line(outcome: LeagueOutcome, folder: Path, resume: str) -> str:
+    """What a stopped run says: how far it got (counted as the first line counts the games
+    scheduled) and the command that resumes it."""
+    stored = outcome.played + outcome.skipped
+    return (
+        f"arena: stopped; {stored:,} of {outcome.scheduled:,} games "
+        f"{'is' if stored == 1 else 'are'} stored in {folder}. Resume with: {resume}"
+    )
 
 
 def _check_modules(league: LeagueConfig, config: str, *, remote: bool) -> None:
@@ -475,9 +482,10 @@ def _noting_outside(table: Standings, outside: int, league: Mapping[str, Any]) -
 
     notes = list(table.notes)
     if outside:
+        games, verb = ("stored game", "is") if outside == 1 else ("stored games", "are")
         notes.append(
-            f"{outside} stored games are not part of the league in {LEAGUE} "
-            "(removed bots, sizes or rounds) and are not rated."
+            f"{outside:,} {games} {verb} not part of the league in {LEAGUE} "
+            f"(removed bots, sizes or rounds) and {verb} not rated."
         )
     rated = {row.bot for row in table.rows}  # read_league checked that every bot has a name
     never = [bot["name"] for bot in league.get("bots", []) if bot["name"] not in rated]
@@ -622,7 +630,10 @@ class _Narrator:
         if step.seat is None or step.action is None:
             click.echo("\n".join(self._spectator.end(state)))
             scores = ", ".join(f"seat {i} {s:g}" for i, s in enumerate(state.result().scores))
-            click.echo(f"game over after {step.number} decisions; scores: {scores}")
+            from arena.show.words import counted
+
+            decisions = counted(step.number, "decision")
+            click.echo(f"game over after {decisions}; scores: {scores}")
             return
         click.echo("\n".join(self._spectator.move(state, step.number, step.seat, step.action)))
 

@@ -337,7 +337,9 @@ def parse(
     needed = max(players)
     if mode == "round-robin" and len(bots) < needed:
         raise top.fail(
-            "bots", f"{len(bots)} bot(s) cannot fill a table of {needed} seats; add bots"
+            "bots",
+            f"{len(bots)} bot{'' if len(bots) == 1 else 's'} cannot fill a table of {needed} "
+            "seats; add bots",
         )
     if mode == "gauntlet" and len(bots) < needed:
         raise top.fail("bots", f"a gauntlet with {needed} seats needs at least {needed} bots")

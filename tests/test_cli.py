@@ -277,3 +277,22 @@ def test_a_bot_of_the_league_without_games_is_named_in_a_note(
     assert data["notes"] == ["Never played: c (in league.toml, without a stored game)."]
     assert CliRunner().invoke(main, ["report", str(out), "--games", "0"]).exit_code == 0
     assert "Never played: c" in (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_a_stopped_huge_league_counts_as_its_first_line() -> None:
+    from arena.cli import _noting_outside, _stopped_line
+    from arena.league.runner import LeagueOutcome
+    from arena.stats.ratings import compute_standings
+
+    outcome = LeagueOutcome(scheduled=9_000_000_000, played=1_000, skipped=41)
+    assert _stopped_line(outcome, Path("r"), "arena run x.toml") == (
+        "arena: stopped; 1,041 of 9,000,000,000 games are stored in r. "
+        "Resume with: arena run x.toml"
+    )
+    one = LeagueOutcome(scheduled=10, played=1, skipped=0)
+    assert "stopped; 1 of 10 games is stored" in _stopped_line(one, Path("r"), "")
+    notes = _noting_outside(compute_standings([]), 1, {}).notes
+    assert notes[-1].startswith("1 stored game is not part of the league in league.toml")
+    assert notes[-1].endswith("and is not rated.")
+    notes = _noting_outside(compute_standings([]), 1_200, {}).notes
+    assert notes[-1].startswith("1,200 stored games are not part")

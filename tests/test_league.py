@@ -396,3 +396,17 @@ def test_an_sprt_league_keeps_and_counts_the_games_played_past_its_decision(
     assert resumed.played == 0 and resumed.skipped == len(stored)
     assert resumed.sprt is not None and resumed.sprt.games == outcome.sprt.games
     assert processes_with(marker) == []
+
+
+def test_a_folder_without_league_toml_counts_its_foreign_games_in_words() -> None:
+    from arena.league.changes import unlike_games
+    from arena.record import SeatRecord
+
+    seats = (SeatRecord("a", 1.0, 1), SeatRecord("b", 0.0, 2))
+    game = GameRecord("t0-b0-r0", "toy", "1", {}, 0, 0, 0, 12345, seats)
+    assert unlike_games([game], {"engine": "toy", "seed": 7}) == [
+        "1 of its 1 game was not dealt from seed 7"
+    ]
+    assert unlike_games([game] * 2, {"engine": "toy", "seed": 7}) == [
+        "2 of its 2 games were not dealt from seed 7"
+    ]

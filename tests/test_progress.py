@@ -37,3 +37,10 @@ def test_a_log_file_gets_whole_lines_only() -> None:
     progress(1, 27)
     progress.finish()
     assert log.getvalue().count("\n") == 1 and log.getvalue().endswith("\n")
+
+
+def test_counts_are_written_with_thousands_separators() -> None:
+    """As the run's first line says "9,000,000,000 games scheduled"."""
+    log = io.StringIO()
+    Progress("huge", log, every_s=0)(1_234, 9_000_000_000)
+    assert " 1,234/9,000,000,000 games " in log.getvalue()

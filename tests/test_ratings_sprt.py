@@ -146,3 +146,11 @@ def test_the_llr_of_extreme_hypotheses_is_finite() -> None:
     sprt = Sprt(-1e6, -2000.0, ALPHA, BETA, "new", "old")
     sprt.add_score(0.0)
     assert np.isfinite(sprt.llr)
+
+
+def test_the_status_line_counts_in_words() -> None:
+    sprt = Sprt(0.0, 10.0, ALPHA, BETA, "new", "old")
+    sprt.add_score(1.0, games=1)
+    assert "SPRT new vs old: 1 game, LLR" in sprt.status_line()
+    sprt.add_score(1.0, games=12_344)
+    assert "SPRT new vs old: 12,345 games, LLR" in sprt.status_line()

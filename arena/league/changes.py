@@ -128,7 +128,11 @@ def unlike_games(stored: list[GameRecord], new: Mapping[str, Any]) -> list[str]:
     seed_of = cache(partial(block_seed, new["seed"]))  # one seed per table size and block
     dealt = sum(record.seed != seed_of(record.players, record.block) for record in stored)
     if dealt:
-        said.append(f"{dealt} of its {len(stored)} games were not dealt from seed {new['seed']}")
+        games = "game" if len(stored) == 1 else "games"
+        verb = "was" if dealt == 1 else "were"
+        said.append(
+            f"{dealt:,} of its {len(stored):,} {games} {verb} not dealt from seed {new['seed']}"
+        )
     return said
 
 

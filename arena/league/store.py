@@ -551,9 +551,9 @@ class ResultsDir:
         stored = read_games(self.folder)
         if stored and warn is not None and not (self.folder / BOTS).exists():
             warn(
-                f"warning: {self.folder / BOTS} is missing: the bots of the {len(stored)} "
-                "stored games cannot be checked for changes (a bot changed since keeps its "
-                "games; --fresh plays them again)"
+                f"warning: {self.folder / BOTS} is missing: the bots of the {len(stored):,} "
+                f"stored game{'' if len(stored) == 1 else 's'} cannot be checked for changes (a "
+                "bot changed since keeps its games; --fresh plays them again)"
             )
         previous = read_league(self.folder) if stored and league_path.exists() else None
         if stored:

@@ -39,7 +39,8 @@ class Progress:
         width = 24
         filled = width * done // max(total, 1)
         bar = "#" * filled + "-" * (width - filled)
-        line = f"{self.label} [{bar}] {done}/{total} games  {rate:.1f} games/s  ETA {_clock(eta)}"
+        count = f"{done:,}/{total:,} games"  # as the first line's "9,000 games scheduled"
+        line = f"{self.label} [{bar}] {count}  {rate:.1f} games/s  ETA {_clock(eta)}"
         if self.tty:
             self.stream.write("\r" + line + ("\n" if final else ""))
             self.drawn = not final

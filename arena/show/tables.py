@@ -153,7 +153,7 @@ def _summary(standings: Standings, markdown: bool) -> str:
         how = f"{_MODEL_NAMES[standings.model]} maximum likelihood"
     if standings.bootstrap:
         spread = (
-            f"± is half the {standings.confidence:.0%} interval from {standings.bootstrap} "
+            f"± is half the {standings.confidence:.0%} interval from {standings.bootstrap:,} "
             f"resamples of whole blocks (seed {standings.seed})"
         )
     else:

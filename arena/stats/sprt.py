@@ -175,7 +175,8 @@ class Sprt:
         lower, upper = self.bounds
         elo, low, high = self.elo_estimate()
         return (
-            f"SPRT {self.candidate} vs {self.opponent}: {self.games} games, "
+            f"SPRT {self.candidate} vs {self.opponent}: {self.games:,} "
+            f"game{'' if self.games == 1 else 's'}, "
             f"LLR {self.llr:+z.2f} [{lower:+.2f}, {upper:+.2f}], "
             f"Elo {elo:+z.0f} [{low:+z.0f}, {high:+z.0f}]"
         )

@@ -25,6 +25,7 @@ from arena.game.spec import GameSpec, block_seed
 from arena.game.table import Played, Table
 from arena.protocol import MAX_NOTE_CHARS, visible
 from arena.record import NOTES_BUDGET
+from arena.show.words import counted
 from engines.base import Engine
 
 # every fault ends the bot's game: the first one is the finding, and a hung bot is not
@@ -140,7 +141,7 @@ async def check_bot(
     if report.think_ms:
         values = report.think_ms
         note(
-            f"time  {len(values)} decisions: p50 {percentile(values, 0.5):.1f} ms, "
+            f"time  {counted(len(values), 'decision')}: p50 {percentile(values, 0.5):.1f} ms, "
             f"p90 {percentile(values, 0.9):.1f} ms, p99 {percentile(values, 0.99):.1f} ms, "
             f"max {max(values):.1f} ms (limit {limits.move_ms} ms + bank {limits.bank_ms} ms)"
         )
@@ -165,8 +166,8 @@ def _judge(played: Played, seat: int, report: CheckReport, note: Callable[..., N
     report.notes += len(outcome.bot_notes)
     if not outcome.verdicts:
         note(
-            f"ok    game {record.id}: seat {seat} of {record.players}, {outcome.decisions} "
-            f"decisions, rank {outcome.rank}"
+            f"ok    game {record.id}: seat {seat} of {record.players}, "
+            f"{counted(outcome.decisions, 'decision')}, rank {outcome.rank}"
         )
         return
     for kind, count in outcome.verdicts.items():

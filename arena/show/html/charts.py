@@ -17,6 +17,7 @@ from html import escape
 import numpy as np
 
 from arena.errors import VERDICTS
+from arena.show.words import counted
 from arena.stats.ratings import SeatStat, Standings
 
 COLOURS = (
@@ -347,7 +348,7 @@ def seat_advantage(seats: Sequence[SeatStat]) -> str:
             if value is not None:
                 x = start + width * k
                 svg.rect(x, scale(value), width, scale(0) - scale(value), items[k][1])
-        name = f"{engine}, {players}p" if engines else f"{players} players"
+        name = f"{engine}, {players}p" if engines else counted(players, "player")
         svg.text(left + slot * (g + 0.5), scale(0) + 18, name, anchor="middle")
     svg.line(left, scale(0), WIDTH - 20, scale(0))
     return svg.render()

@@ -116,7 +116,7 @@ def build_report(
             sections.append(_section(title, "<p>No bot fault in any game.</p>"))
     sections.append(_section("Games", _games(folder, records, standings, games, worker)))
     subtitle = (
-        f"{engine.title}: {len(records)} games, {standings.units} blocks, "
+        f"{engine.title}: {counted(len(records), 'game')}, {counted(standings.units, 'block')}, "
         f"written {time.strftime('%Y-%m-%d %H:%M %Z')}"
     )
     return document(
@@ -320,7 +320,7 @@ def _games(
     picked = pick_games(records, standings, limit)
     command = f"arena view {shlex.quote(str(folder))} GAME_ID"
     intro = (
-        f"<p>{len(picked)} of {len(records)} games can be stepped through here "
+        f"<p>{len(picked):,} of {counted(len(records), 'game')} can be stepped through here "
         f"(at most {limit}: <code>arena report --games N</code> changes it). Any other "
         f"game: <code>{escape(command)}</code> writes its viewer page; the ids are in "
         "<code>games.jsonl</code>.</p>"

@@ -32,6 +32,7 @@ from arena.errors import UserError
 from arena.record import NOT_ASKED, GameRecord
 from arena.show.html.page import document
 from arena.show.spectator import aftermath, gained, guide_of, seat_name, witness
+from arena.show.words import counted
 from engines.base import EngineError
 from engines.guides import Guide
 
@@ -188,8 +189,8 @@ def viewer_page(record: GameRecord, league: Mapping[str, Any]) -> str:
     options = ", ".join(f"{k}={v!r}" for k, v in record.options.items()) or "defaults"
     body = (
         f"<p>{escape(engine.title)} (engine {escape(record.engine)} "
-        f"v{escape(record.engine_version)}), {record.players} players, "
-        f"seed {record.seed}, options {escape(options)}; {len(record.moves)} moves. "
+        f"v{escape(record.engine_version)}), {counted(record.players, 'player')}, "
+        f"seed {record.seed}, options {escape(options)}; {counted(len(record.moves), 'move')}. "
         "Step with the buttons, the slider or the arrow keys; the menu shows what one seat "
         "saw.</p>"
         f"{seat_table(record)}"
