@@ -72,6 +72,27 @@ def decode(line: bytes | str) -> Message:
     return message
 
 
+_JSON_KINDS: tuple[tuple[type, str], ...] = (
+    (bool, "a boolean"),  # before int: a bool is an int to Python
+    (int, "an integer"),
+    (float, "a number"),
+    (str, "a string"),
+    (list, "an array"),
+    (dict, "an object"),
+)
+
+
+def _json_value(value: Any, limit: int = 80) -> str:
+    """A value a bot sent, as it wrote it (JSON, cut to ``limit`` characters) and its JSON
+    type: ``5 (an integer)``, ``"5" (a string)``, ``null``."""
+    if value is None:
+        return "null"
+    text = json.dumps(value)
+    text = text[:limit] + ("..." if len(text) > limit else "")
+    kind = next((name for kind, name in _JSON_KINDS if isinstance(value, kind)), "a value")
+    return f"{text} ({kind})"
+
+
 def _preview(line: bytes | str, limit: int = 80) -> str:
     text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
     text = text.strip()
@@ -163,12 +184,12 @@ def check_ready(message: Message) -> Message:
     """Validate a ``ready`` answer to ``hello``: its ``name`` and ``version``, when given,
     are strings of at most :data:`MAX_READY_CHARS` characters."""
     if message["type"] != "ready":
-        raise BotProtocolError(f"expected 'ready', got {_preview(message['type'])}")
+        raise BotProtocolError(f"expected 'ready', got {_json_value(message['type'])}")
     for field in ("name", "version"):
         value = message.get(field, "")
         if not isinstance(value, str):
             raise BotProtocolError(
-                f"'ready' field {field!r} must be a string, got {_preview(json.dumps(value))}"
+                f"'ready' field {field!r} must be a string, got {_json_value(value)}"
             )
         if len(value) > MAX_READY_CHARS:
             raise BotProtocolError(
@@ -184,7 +205,8 @@ def check_stale(message: Message, step: int) -> None:
     step (a later one, a string, null) is a :class:`BotProtocolError`."""
     named = message.get("step")
     if type(named) is not int or named >= step:
-        raise BotProtocolError(f"the answer names step {named!r}, but the question was step {step}")
+        shown = named if type(named) is int else _json_value(named)
+        raise BotProtocolError(f"the answer names step {shown}, but the question was step {step}")
 
 
 def chosen_index(message: Message, legal: list[dict[str, Any]]) -> int:
@@ -194,18 +216,18 @@ def chosen_index(message: Message, legal: list[dict[str, Any]]) -> int:
     :class:`arena.errors.BotIllegal` for an index out of range or an action not in the list.
     """
     if message["type"] != "action":
-        raise BotProtocolError(f"expected 'action', got {message['type']!r}")
+        raise BotProtocolError(f"expected 'action', got {_json_value(message['type'])}")
     if "index" in message:
         index = message["index"]
         if isinstance(index, bool) or not isinstance(index, int):
-            raise BotProtocolError(f"'index' must be an integer, got {index!r}")
+            raise BotProtocolError(f"'index' must be an integer, got {_json_value(index)}")
         if not 0 <= index < len(legal):
             raise BotIllegal(f"index {index} out of range (0..{len(legal) - 1})")
         return index
     if "action" in message:
         action = message["action"]
         if not isinstance(action, dict):
-            raise BotProtocolError(f"'action' must be an object, got {action!r}")
+            raise BotProtocolError(f"'action' must be an object, got {_json_value(action)}")
         try:
             return legal.index(action)
         except ValueError:
@@ -220,5 +242,5 @@ def chosen_note(message: Message) -> str:
     (``""`` when there is none); a note that is not a string is a :class:`BotProtocolError`."""
     note = message.get("note", "")
     if not isinstance(note, str):
-        raise BotProtocolError(f"'note' must be a string, got {_preview(json.dumps(note))}")
+        raise BotProtocolError(f"'note' must be a string, got {_json_value(note)}")
     return note[:MAX_NOTE_CHARS]

@@ -250,8 +250,8 @@ def test_answer_after_the_limit_is_one_timeout(tmp_path: Path, reference: Games)
     [
         ("non_json", "protocol", "not a JSON line"),
         ("wrong_shape", "protocol", "'index' must be an integer"),
-        ("bad_note", "protocol", "'note' must be a string"),
-        ("wrong_step", "protocol", "the answer names step '"),
+        ("bad_note", "protocol", """'note' must be a string, got {"eval": 1} (an object)"""),
+        ("wrong_step", "protocol", '" (a string), but the question was step'),
         ("index_out_of_range", "illegal", "out of range"),
         ("action_not_in_list", "illegal", "not in the legal list"),
         # without the sandbox only: bubblewrap's own process keeps the bot's stdout open, so

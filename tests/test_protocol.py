@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,7 @@ def test_a_note_is_optional_cut_and_must_be_a_string() -> None:
     assert protocol.chosen_note({"type": "action", "index": 0, "note": "eval +2"}) == "eval +2"
     long = {"type": "action", "index": 0, "note": "x" * 1000}
     assert protocol.chosen_note(long) == "x" * protocol.MAX_NOTE_CHARS
-    with pytest.raises(BotProtocolError, match="'note' must be a string"):
+    with pytest.raises(BotProtocolError, match=r"'note' must be a string, got 3 \(an integer\)$"):
         protocol.chosen_note({"type": "action", "index": 0, "note": 3})
 
 
@@ -84,12 +85,21 @@ def test_visible_shows_every_control_character_but_tab() -> None:
 @pytest.mark.parametrize(
     ("ready", "message"),
     [
-        ({"type": "ready", "name": "n", "version": 3}, "'version' must be a string, got '3'"),
-        ({"type": "ready", "name": "n", "version": {"v": 1}}, "'version' must be a string"),
-        ({"type": "ready", "name": ["n"], "version": "1"}, "'name' must be a string"),
+        (
+            {"type": "ready", "name": "n", "version": 3},
+            "'version' must be a string, got 3 (an integer)",
+        ),
+        (
+            {"type": "ready", "name": "n", "version": {"v": 1}},
+            "'version' must be a string, got {\"v\": 1} (an object)",
+        ),
+        (
+            {"type": "ready", "name": ["n"], "version": "1"},
+            "'name' must be a string, got [\"n\"] (an array)",
+        ),
         ({"type": "ready", "name": "n", "version": "v" * 101}, "'version' has 101 characters"),
         ({"type": "ready", "name": "n" * 200_000}, "'name' has 200,000 characters; at most 100"),
-        ({"type": "action", "index": 0}, "expected 'ready', got 'action'"),
+        ({"type": "action", "index": 0}, "expected 'ready', got \"action\" (a string)"),
     ],
 )
 def test_ready_needs_a_short_string_name_and_version(ready: dict[str, Any], message: str) -> None:
@@ -101,6 +111,40 @@ def test_ready_may_leave_out_name_and_version() -> None:
     longest = "v" * protocol.MAX_READY_CHARS
     for ready in ({"type": "ready"}, {"type": "ready", "name": "n", "version": longest}):
         assert protocol.check_ready(ready) is ready
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        ({"note": 5}, "'note' must be a string, got 5 (an integer)"),
+        ({"note": "5"}, None),
+        ({"note": None}, "'note' must be a string, got null"),
+        ({"note": ["x"] * 50}, '\'note\' must be a string, got ["x", "x", '),
+        ({"index": "1"}, "'index' must be an integer, got \"1\" (a string)"),
+        ({"index": True}, "'index' must be an integer, got true (a boolean)"),
+        ({"index": 1.0}, "'index' must be an integer, got 1.0 (a number)"),
+        ({"index": None}, "'index' must be an integer, got null"),
+        ({"action": "c"}, "'action' must be an object, got \"c\" (a string)"),
+        ({"action": [1]}, "'action' must be an object, got [1] (an array)"),
+        ({"type": "ready"}, "expected 'action', got \"ready\" (a string)"),
+    ],
+)
+def test_a_wrong_value_is_quoted_as_the_bot_wrote_it_with_its_type(
+    answer: dict[str, Any], said: str | None
+) -> None:
+    """The JSON the bot sent and its JSON type: 5 is no "5", null no None."""
+    chosen = {"index": 0} if "action" not in answer else {}
+    message = {"type": "action"} | chosen | answer
+    check = (
+        protocol.chosen_note if "note" in answer else partial(protocol.chosen_index, legal=LEGAL)
+    )
+    if said is None:
+        assert check(message) == "5"
+        return
+    with pytest.raises(BotProtocolError) as caught:
+        check(message)
+    assert str(caught.value).startswith(said)
+    assert len(str(caught.value)) < 150
 
 
 def test_sdk_sends_the_note_choose_sets() -> None:
@@ -217,9 +261,9 @@ def test_encode_writes_subclasses_by_their_content() -> None:
     [
         (2, None),  # a late answer: skipped
         (4, "the answer names step 4, but the question was step 3"),
-        ("3", "the answer names step '3', but the question was step 3"),
-        (None, "names step None"),
-        (True, "names step True"),
+        ("3", 'the answer names step "3" (a string), but the question was step 3'),
+        (None, "names step null, but"),
+        (True, "names step true (a boolean), but"),
     ],
 )
 def test_an_answer_naming_another_step_must_name_an_earlier_one(

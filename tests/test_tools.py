@@ -98,7 +98,10 @@ def test_check_bot_shows_a_bots_stderr_without_obeying_it(tmp_path: Path) -> Non
     ("version", "said"),
     [
         ("'v' * 200_000", "'ready' field 'version' has 200,000 characters; at most 100 are"),
-        ("{'build': 7}", "'ready' field 'version' must be a string, got '{\"build\": 7}'"),
+        (
+            "{'build': 7}",
+            "'ready' field 'version' must be a string, got {\"build\": 7} (an object)",
+        ),
     ],
 )
 def test_check_bot_refuses_a_ready_version_that_is_long_or_no_string(
