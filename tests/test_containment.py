@@ -175,10 +175,11 @@ def run_with_descriptors(
 
 
 def test_a_low_soft_descriptor_limit_is_raised_to_the_hard_one(tmp_path: Path) -> None:
-    """Soft 40 would not hold 8 games of 2 bots at once (about 4 descriptors per process)."""
-    done, records, _ = run_with_descriptors(tmp_path, bots=8, soft=40, hard=4096, jobs=8)
+    """Soft 40 would not hold 8 games of 2 bots at once (about 4 descriptors per process);
+    6 bots play 30 games, enough for 8 at once."""
+    done, records, _ = run_with_descriptors(tmp_path, bots=6, soft=40, hard=4096, jobs=8)
     assert done.returncode == 0, done.stderr
-    assert len(records) == 8 * 7
+    assert len(records) == 6 * 5
     assert all(not s.verdicts for r in records for s in r.seats)
 
 
@@ -195,13 +196,14 @@ def test_a_tight_hard_limit_is_never_a_verdict_against_a_bot(tmp_path: Path) -> 
 def test_more_games_than_descriptors_allow_stop_with_a_clear_line_or_finish(
     tmp_path: Path,
 ) -> None:
-    """Hard 64 cannot hold 8 games of 2 bot processes at once: starts that run short are
-    retried as others end; whatever happens, no bot gets a verdict and nothing crashes."""
-    done, records, _ = run_with_descriptors(tmp_path, bots=8, soft=64, hard=64, jobs=8)
+    """Hard 64 cannot hold 8 games of 2 bot processes at once (6 bots play 30 games): starts
+    that run short are retried as others end; whatever happens, no bot gets a verdict and
+    nothing crashes."""
+    done, records, _ = run_with_descriptors(tmp_path, bots=6, soft=64, hard=64, jobs=8)
     assert "Traceback" not in done.stderr
     assert all(not s.verdicts for r in records for s in r.seats), done.stderr
     if done.returncode == 0:
-        assert len(records) == 8 * 7
+        assert len(records) == 6 * 5
     else:
         assert done.returncode == 2, done.stderr
         assert "arena: error: the referee could not start a process" in done.stderr

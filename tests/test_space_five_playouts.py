@@ -50,9 +50,9 @@ def check_invariants(state: SpaceFiveState) -> None:
     ("players", "options", "games"),
     [
         (1, {}, 60),
-        (2, {}, 90),
-        (3, {}, 70),
-        (4, {}, 70),
+        (2, {}, 60),
+        (3, {}, 50),
+        (4, {}, 50),
         (2, {"rounds": 2}, 20),
         (4, {"young": True}, 40),
     ],
