@@ -46,19 +46,29 @@ def check_invariants(state: SpaceFiveState) -> None:
     assert state.layout_json.json_text == json.dumps(state.layout_json, separators=(",", ":"))
 
 
+# (players, options, seeds): a short run by default, many more seeds under ``-m slow``
+TABLES: list[tuple[int, dict[str, Any], int]] = [
+    (1, {}, 30),
+    (2, {}, 30),
+    (3, {}, 25),
+    (4, {}, 25),
+    (2, {"rounds": 2}, 10),
+    (4, {"young": True}, 20),
+]
+
+
 @pytest.mark.parametrize(
-    ("players", "options", "games"),
-    [
-        (1, {}, 60),
-        (2, {}, 60),
-        (3, {}, 50),
-        (4, {}, 50),
-        (2, {"rounds": 2}, 20),
-        (4, {"young": True}, 40),
+    ("players", "options", "seeds"),
+    [(players, options, range(games)) for players, options, games in TABLES]
+    + [
+        pytest.param(players, options, range(games, 3 * games), marks=pytest.mark.slow)
+        for players, options, games in TABLES
     ],
 )
-def test_random_playouts_keep_invariants(players: int, options: dict[str, Any], games: int) -> None:
-    for seed in range(games):
+def test_random_playouts_keep_invariants(
+    players: int, options: dict[str, Any], seeds: range
+) -> None:
+    for seed in seeds:
         steps = [0]
 
         def each_step(state: Any, steps: list[int] = steps) -> None:
