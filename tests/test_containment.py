@@ -183,6 +183,7 @@ def test_a_low_soft_descriptor_limit_is_raised_to_the_hard_one(tmp_path: Path) -
     assert all(not s.verdicts for r in records for s in r.seats)
 
 
+@pytest.mark.slow  # 10-13 s: 56 games of 8 bots, whose processes an idle cap of 4 restarts
 def test_a_tight_hard_limit_is_never_a_verdict_against_a_bot(tmp_path: Path) -> None:
     """Hard 64: 8 bots each keeping an idle process (two at jobs 2) would need about 16
     processes, 64 descriptors and more; the cap on idle processes (64 // 16 = 4) keeps the
@@ -209,6 +210,7 @@ def test_more_games_than_descriptors_allow_stop_with_a_clear_line_or_finish(
         assert "arena: error: the referee could not start a process" in done.stderr
 
 
+@pytest.mark.slow  # 13 s: the referee's start retries back off for 12.6 s first
 def test_too_few_descriptors_for_one_game_stop_with_a_clear_line(tmp_path: Path) -> None:
     done, records, _ = run_with_descriptors(tmp_path, bots=2, soft=20, hard=20, jobs=1)
     assert done.returncode == 2, done.stderr
