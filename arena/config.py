@@ -476,6 +476,31 @@ _INLINE_FLAGS = ("-m", "-c", "-e", "--eval")  # their value is a module or code,
 _SETTING_FLAGS = ("-W", "-X")  # Python's: their value is a setting, and the script follows
 
 
+_PYTHON_FLAGS = frozenset("bBdEhiIOPqsSuvVx")  # Python's options that take no value
+_PYTHON_SETTINGS = ("-W", "-X", "--check-hash-based-pycs")  # ... and those that take one
+
+
+def python_module(argv: Sequence[str]) -> str | None:
+    """The module a Python command line runs with ``-m`` (``python -u -m bots.random``), or
+    None: no ``-m`` among the interpreter's own options, or options it cannot read surely."""
+    args = iter(argv[1:])
+    for arg in args:
+        if arg in _PYTHON_SETTINGS:
+            next(args, None)
+            continue
+        if arg.startswith(("-W", "-X")):
+            continue
+        flags = arg[1:].partition("m")
+        if arg.startswith("-") and not arg.startswith("--") and set(flags[0]) <= _PYTHON_FLAGS:
+            if not flags[1]:
+                if flags[0]:
+                    continue  # flags alone: -u, -IS
+                return None  # "-" alone: the program comes from standard input
+            return flags[2] or next(args, None)  # -m NAME, -mNAME, -um NAME
+        return None  # a script, -c, or an option not known here
+    return None
+
+
 def parse_command(cmd: str, fail: Any = None, base: Path | None = None) -> tuple[str, ...]:
     """Split a bot command as a shell would and check the files it names.
 

@@ -290,3 +290,12 @@ def test_bwrap_without_bubblewrap_is_a_clear_error(monkeypatch: pytest.MonkeyPat
                 "bots": [{"name": "a", "cmd": "python -m bots.random"}],
             }
         )
+
+
+@pytest.mark.parametrize(
+    "cmd", ["python -m bots.random", "python -u -m bots.random", "python -um bots.random"]
+)
+def test_the_package_of_python_m_is_shown_however_the_flags_are_written(cmd: str) -> None:
+    """The sandbox reads ``-m`` as the fingerprint does (arena.config.python_module): a bot
+    started as ``python -um bots.x`` sees its package too."""
+    assert str(ROOT / "bots") in sandbox.python_packages(cmd.split(), str(ROOT))

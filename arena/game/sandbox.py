@@ -28,6 +28,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from arena.config import python_module
 from arena.errors import ConfigError
 
 # A root referee runs each bot process as a user of its own, drawn from the ids systemd's
@@ -286,8 +287,9 @@ def python_packages(argv: list[str], cwd: str) -> tuple[str, ...]:
     ``arena`` and ``engines`` (the SDK), from the working directory (first on the bot's
     ``PYTHONPATH``) and from wherever this interpreter finds them."""
     names = {"arena", "engines"}
-    if "-m" in argv[:-1]:
-        names.add(argv[argv.index("-m") + 1].split(".")[0])
+    module = python_module(argv)
+    if module is not None:
+        names.add(module.split(".")[0])
     found = set()
     for name in names:
         for candidate in (Path(cwd) / name, Path(cwd) / f"{name}.py"):

@@ -17,11 +17,10 @@ import shutil
 import sys
 from collections.abc import Sequence
 from importlib.machinery import ModuleSpec, PathFinder
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from arena.config import HUMAN, BotSpec
+from arena.config import HUMAN, BotSpec, python_module
 from arena.game.botproc import python_path
 
 
@@ -41,15 +40,14 @@ def ready_text(ready: dict[str, Any]) -> str:
 
 
 def named_files(argv: list[str]) -> list[Path]:
-    """The files a command names: absolute paths of files, and the module of ``-m``."""
-    found: list[Path] = []
-    for previous, arg in pairwise(argv):
-        if previous == "-m":
-            module = module_file(arg, own_interpreter=argv[0] == sys.executable)
-            if module is not None:
-                found.append(module)
-        elif arg.startswith("/") and _is_file(arg):
-            found.append(Path(arg))
+    """The files a command names: absolute paths of files, and the module of ``-m``
+    (:func:`~arena.config.python_module`)."""
+    found = [Path(arg) for arg in argv[1:] if arg.startswith("/") and _is_file(arg)]
+    module = python_module(argv)
+    if module is not None:
+        path = module_file(module, own_interpreter=argv[0] == sys.executable)
+        if path is not None:
+            found.append(path)
     return found
 
 
@@ -85,31 +83,6 @@ def module_spec(name: str, own_interpreter: bool = True) -> ModuleSpec | None:
     if spec is not None and spec.submodule_search_locations is not None:
         spec = _find_spec(f"{name}.__main__", path, finders)  # a package runs its __main__
     return spec
-
-
-_PYTHON_FLAGS = frozenset("bBdEhiIOPqsSuvVx")  # Python's options that take no value
-_PYTHON_SETTINGS = ("-W", "-X", "--check-hash-based-pycs")  # ... and those that take one
-
-
-def python_module(argv: Sequence[str]) -> str | None:
-    """The module a Python command line runs with ``-m`` (``python -u -m bots.random``), or
-    None: no ``-m`` among the interpreter's own options, or options it cannot read surely."""
-    args = iter(argv[1:])
-    for arg in args:
-        if arg in _PYTHON_SETTINGS:
-            next(args, None)
-            continue
-        if arg.startswith(("-W", "-X")):
-            continue
-        flags = arg[1:].partition("m")
-        if arg.startswith("-") and not arg.startswith("--") and set(flags[0]) <= _PYTHON_FLAGS:
-            if not flags[1]:
-                if flags[0]:
-                    continue  # flags alone: -u, -IS
-                return None  # "-" alone: the program comes from standard input
-            return flags[2] or next(args, None)  # -m NAME, -mNAME, -um NAME
-        return None  # a script, -c, or an option not known here
-    return None
 
 
 def _is_python(program: str) -> bool:
