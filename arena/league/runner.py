@@ -92,7 +92,9 @@ async def run_league(
     """Play every missing game of ``config`` into ``folder``; see the module docstring.
 
     ``prepare``, when given, runs in a worker thread while the first bots start, when the
-    referee would only wait for them; no game begins before it returns.
+    referee would only wait for them; no game begins before it returns. An
+    :class:`OSError` from it (the bots' start-ups took the descriptors) is not the league's
+    failure: ``finish`` then runs once every bot process has ended.
 
     ``finish``, when given, is called (in a worker thread) with the outcome of a run that
     was not stopped, once its games are stored and before this returns: what the caller
@@ -124,9 +126,13 @@ async def run_league(
             async with hosting(spin_s=answer_spin(max(1, jobs))) as host:
                 await run.play(host, signals, max(1, jobs))
                 store.record_ready(run.readies)
-                if finish is not None and not run.outcome.interrupted:
+                ending = None if run.outcome.interrupted else finish
+                if ending is not None and run.prepared_well:
                     host.close_all()  # the processes end in their own tasks meanwhile
-                    await trio.to_thread.run_sync(finish, run.outcome)
+                    await trio.to_thread.run_sync(ending, run.outcome)
+                    ending = None
+            if ending is not None:  # ``prepare`` ran short of descriptors: the bots are gone now
+                await trio.to_thread.run_sync(ending, run.outcome)
     except BaseException:
         with contextlib.suppress(ResultsError):  # the first failure is the one to report
             store.record_ready(run.readies)
@@ -153,6 +159,7 @@ class _LeagueRun:
         self.config = config
         self.prepare = prepare
         self.prepared = trio.Event()  # games begin once ``prepare`` has returned
+        self.prepared_well = True  # False when ``prepare`` ran short of descriptors
         self.store = store
         self.feed = feed
         self.stored = stored
@@ -220,9 +227,19 @@ class _LeagueRun:
             return
 
     async def _prepare(self) -> None:
+        """Run ``prepare`` beside the first bots' start-up, then let the games begin.
+
+        The bots starting meanwhile may take every descriptor the process may open (a low
+        ``ulimit -n``; the referee retries its own starts as games end). ``prepare`` only
+        does early what ``finish`` would do anyway, so an :class:`OSError` there is not the
+        league's failure: ``finish`` then runs after the last bot process has ended.
+        """
         if self.prepare is not None:
-            # a thread, not this loop: the bots' handshakes go on meanwhile
-            await trio.to_thread.run_sync(self.prepare)
+            try:
+                # a thread, not this loop: the bots' handshakes go on meanwhile
+                await trio.to_thread.run_sync(self.prepare)
+            except OSError:
+                self.prepared_well = False
         self.prepared.set()
 
     async def _play_one(self, table: Table, spec: GameSpec, slots: trio.Semaphore) -> None:
