@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from tests.conftest import ROOT
 from tests.test_config import GOOD
 
 BAD_INPUTS = {
@@ -296,3 +298,31 @@ def test_a_stopped_huge_league_counts_as_its_first_line() -> None:
     assert notes[-1].endswith("and is not rated.")
     notes = _noting_outside(compute_standings([]), 1_200, {}).notes
     assert notes[-1].startswith("1,200 stored games are not part")
+
+
+READ_ONLY_LOADS = """
+import sys
+from arena.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as done:
+    assert not done.code, done.code
+print(sorted({name.split(".")[0] for name in sys.modules} & {"trio", "orjson", "numpy"}))
+"""
+
+
+@pytest.mark.parametrize("command", [["standings"], ["report", "-o", "{out}/r.html"]])
+def test_reading_a_folder_does_not_load_the_referee(
+    small_league: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """``arena standings`` and ``arena report`` only read games: trio (a tenth of a second
+    to import) stays out of them; the folder's readers use orjson and the fits numpy."""
+    args = [word.format(out=tmp_path) for word in command]
+    done = subprocess.run(
+        [sys.executable, "-c", READ_ONLY_LOADS, args[0], str(small_league), *args[1:]],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "['numpy', 'orjson']"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena.config import BotSpec
-from arena.game.botproc import python_path
+from arena.game.environment import python_path
 from arena.league.fingerprint import missing_module, module_file, named_files, python_module
 
 

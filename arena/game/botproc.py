@@ -45,6 +45,7 @@ from arena.errors import (
 )
 from arena.forked import cores
 from arena.game import keeper, sandbox
+from arena.game.environment import bot_environment, python_path
 from arena.game.watchdog import Watchdog
 
 _CHUNK = 1 << 16
@@ -226,30 +227,6 @@ def _command(spec: BotSpec, mode: str) -> list[str]:
         argv = sandbox.wrap(argv, disk_mb=spec.limits.disk_mb, packages=shown, hidden=spec.hidden)
     limits = ",".join(f"{which}:{value}" for which, value in _resource_limits(spec.limits))
     return [sys.executable, "-I", "-S", keeper.__file__, limits, "--", *argv]
-
-
-def python_path() -> list[str]:
-    """The bot's ``PYTHONPATH``: the arena's folder first, then the referee's own entries,
-    each made absolute (a bot runs in a folder of its own, where ``.`` means another place;
-    and the sandbox shows each entry at its full path)."""
-    entries = filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))
-    return [os.getcwd(), *map(os.path.abspath, entries)]
-
-
-def _bot_environment(home: str) -> dict[str, str]:
-    """A scrubbed environment: only what a program needs to start.
-
-    The folder the arena was started from is put on ``PYTHONPATH``, so ``python -m
-    bots.<name>`` works from a checkout even though each bot runs in its own folder.
-    """
-    keep = ("PATH", "LANG", "LC_ALL", "TZ", "VIRTUAL_ENV", "SYSTEMROOT")
-    env = {key: os.environ[key] for key in keep if key in os.environ}
-    env["PYTHONPATH"] = os.pathsep.join(python_path())
-    env["HOME"] = home
-    env["TMPDIR"] = home
-    env["PYTHONUNBUFFERED"] = "1"
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    return env
 
 
 def folder_bytes(folder: Path) -> int:
@@ -601,7 +578,7 @@ async def host_bot(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=str(workdir),
-            env=_bot_environment(sandbox.HOME if mode == "bwrap" else str(workdir)),
+            env=bot_environment(sandbox.HOME if mode == "bwrap" else str(workdir)),
             start_new_session=True,
         )
     except OSError as exc:

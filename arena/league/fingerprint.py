@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.config import HUMAN, BotSpec, python_module
-from arena.game.botproc import python_path
+from arena.game.environment import python_path
 
 
 def fingerprint(bot: BotSpec) -> dict[str, Any]:
