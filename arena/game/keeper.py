@@ -1,9 +1,11 @@
 """The keeper: a small parent that starts one bot and makes sure nothing of it survives.
 
 The referee never forks with ``preexec_fn`` (unsafe in a threaded process such as a Dask
-worker). It starts this script instead, with a plain ``exec``::
+worker). It starts this module instead, with a plain ``exec`` (imported from its folder
+rather than run as a script, so that its bytecode is cached: ``arena.game.botproc``)::
 
-    python -I -S keeper.py '<resource limits>' -- <bot command...>
+    python -I -S -c '...; import keeper; keeper.main(sys.argv)' <its folder> \\
+        '<resource limits>' -- <bot command...>
 
 The limits are ``resource:value`` pairs joined by commas (``4:0,9:1048576``), each applied
 as both soft and hard limit (plain text: the keeper starts without importing ``json``,
@@ -23,15 +25,16 @@ running (after giving them 0.2 s to end by themselves). The bot's pipes close wi
 descendant: the referee sees end of file within moments of the bot exiting, whatever its
 children did.
 
-Plain standard library, no ``arena`` imports: it runs under ``python -I -S`` for a fast start.
+Plain standard library, no ``arena`` imports: it runs under ``python -I -S`` for a fast start
+(``_signal`` rather than ``signal``, whose enums import the ``enum`` module).
 """
 
 from __future__ import annotations
 
+import _signal as signal
 import ctypes
 import os
 import resource
-import signal
 import sys
 import time
 
