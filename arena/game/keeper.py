@@ -53,21 +53,27 @@ def _set_limits(limits: list[list[int]]) -> None:
 
 
 def _children(me: int) -> list[int]:
-    """Processes whose parent is ``me`` (a scan of /proc: ``/proc/*/children`` is optional)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                stat = handle.read()
-        except OSError:
-            continue  # gone meanwhile
-        # the command name is in parentheses and may itself contain ') '
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if int(fields[1]) == me and fields[0] != b"Z":
-            found.append(int(entry))
-    return found
+    """Live processes whose parent is ``me``. The kernel lists a task's children in
+    ``/proc/<pid>/task/<tid>/children`` (the keeper has one task); where it does not (the
+    file is optional), every process is a candidate: a scan of /proc."""
+    try:
+        with open(f"/proc/{me}/task/{me}/children", "rb") as handle:
+            candidates = handle.read().split()
+    except OSError:
+        candidates = [entry.encode() for entry in os.listdir("/proc") if entry.isdigit()]
+    return [int(pid) for pid in candidates if _live_parent(pid) == me]
+
+
+def _live_parent(pid: bytes) -> int | None:
+    """The parent of process ``pid``; None once it has exited (a zombie) or is gone."""
+    try:
+        with open(b"/proc/%s/stat" % pid, "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None  # gone meanwhile
+    # the command name is in parentheses and may itself contain ') '
+    fields = stat[stat.rfind(b")") + 2 :].split()
+    return None if fields[0] == b"Z" else int(fields[1])
 
 
 def _reap() -> tuple[list[tuple[int, int]], bool]:
