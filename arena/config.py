@@ -473,11 +473,9 @@ MAX_NAME = 64  # characters in a league or bot name (they become file and folder
 MAX_COMMAND = 4096  # characters in a bot command
 SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".sh", ".rb", ".pl", ".lua", ".jar")
 _INLINE_FLAGS = ("-m", "-c", "-e", "--eval")  # their value is a module or code, not a path
-_SETTING_FLAGS = ("-W", "-X")  # Python's: their value is a setting, and the script follows
-
-
 _PYTHON_FLAGS = frozenset("bBdEhiIOPqsSuvVx")  # Python's options that take no value
-_PYTHON_SETTINGS = ("-W", "-X", "--check-hash-based-pycs")  # ... and those that take one
+# ... and those that take one: a setting, not a path (the script follows)
+_PYTHON_SETTINGS = ("-W", "-X", "--check-hash-based-pycs")
 
 
 def python_module(argv: Sequence[str]) -> str | None:
@@ -538,14 +536,14 @@ def parse_command(cmd: str, fail: Any = None, base: Path | None = None) -> tuple
     script_seen = False
     for arg in argv[1:]:
         positional = not inline and not arg.startswith("-")
-        inline = arg in _INLINE_FLAGS or arg in _SETTING_FLAGS
+        inline = arg in _INLINE_FLAGS or arg in _PYTHON_SETTINGS
         if not positional or not _looks_like_path(arg):
             resolved.append(arg)
         elif not script_seen:  # the script the program runs: it must be there
             resolved.append(str(_named_file(folder, arg, error)))
         else:  # a later path (data, an output file): absolute when it exists
             resolved.append(_absolute_if_there(folder, arg))
-        script_seen = script_seen or positional or arg in ("-m", "-c", "-e", "--eval")
+        script_seen = script_seen or positional or arg in _INLINE_FLAGS
     return tuple(resolved)
 
 
