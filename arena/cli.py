@@ -19,6 +19,7 @@ import click
 
 import engines
 from arena.errors import ConfigError, UserError
+from arena.words import counted
 
 if TYPE_CHECKING:
     from arena.config import LeagueConfig
@@ -202,7 +203,6 @@ def run(
     from arena.league.runner import run_league, with_stored_seed
     from arena.league.schedule import game_count
     from arena.show.progress import Progress
-    from arena.show.words import counted
 
     folder = Path(out) if out else Path("results") / league.name
     names = [bot.name for bot in league.bots]
@@ -460,14 +460,14 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
         held = [shape.plays_row(*map(row.__getitem__, keys)) for row in rows]
         return GameColumns.of(list(compress(rows, held))), held.count(False)
 
-    def counted(batches: Iterable[tuple[GameColumns, int]]) -> Iterator[GameColumns]:
+    def tallied(batches: Iterable[tuple[GameColumns, int]]) -> Iterator[GameColumns]:
         nonlocal outside
         for games, skipped in batches:
             outside += skipped
             yield games
 
     batches = store.iter_game_batches(folder, _say, scheduled)
-    table = standings_of_rows(counted(batches), **kwargs)
+    table = standings_of_rows(tallied(batches), **kwargs)
     table = _noting_outside(table, outside, league)
     if write:
         store.write_standings_file(folder, table.to_dict())
@@ -482,9 +482,9 @@ def _noting_outside(table: Standings, outside: int, league: Mapping[str, Any]) -
 
     notes = list(table.notes)
     if outside:
-        games, verb = ("stored game", "is") if outside == 1 else ("stored games", "are")
+        verb = "is" if outside == 1 else "are"
         notes.append(
-            f"{outside:,} {games} {verb} not part of the league in {LEAGUE} "
+            f"{counted(outside, 'stored game')} {verb} not part of the league in {LEAGUE} "
             f"(removed bots, sizes or rounds) and {verb} not rated."
         )
     rated = {row.bot for row in table.rows}  # read_league checked that every bot has a name
@@ -630,8 +630,6 @@ class _Narrator:
         if step.seat is None or step.action is None:
             click.echo("\n".join(self._spectator.end(state)))
             scores = ", ".join(f"seat {i} {s:g}" for i, s in enumerate(state.result().scores))
-            from arena.show.words import counted
-
             decisions = counted(step.number, "decision")
             click.echo(f"game over after {decisions}; scores: {scores}")
             return

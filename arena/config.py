@@ -20,6 +20,7 @@ from typing import Any
 
 import engines
 from arena.errors import ConfigError
+from arena.words import counted
 from engines.base import Engine, OptionError
 
 MODES = ("round-robin", "gauntlet", "sprt")
@@ -338,8 +339,7 @@ def parse(
     if mode == "round-robin" and len(bots) < needed:
         raise top.fail(
             "bots",
-            f"{len(bots)} bot{'' if len(bots) == 1 else 's'} cannot fill a table of {needed} "
-            "seats; add bots",
+            f"{counted(len(bots), 'bot')} cannot fill a table of {needed} seats; add bots",
         )
     if mode == "gauntlet" and len(bots) < needed:
         raise top.fail("bots", f"a gauntlet with {needed} seats needs at least {needed} bots")

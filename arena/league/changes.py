@@ -16,6 +16,7 @@ from arena.config import RESOURCE_KEYS, BotSpec, Limits, Policy
 from arena.game.spec import block_seed
 from arena.league.fingerprint import changes
 from arena.record import GameRecord
+from arena.words import counted
 
 # Config keys whose change makes stored games incomparable with new ones.
 _IDENTITY_KEYS = ("engine", "engine_version", "options", "seed", "mode")
@@ -128,10 +129,10 @@ def unlike_games(stored: list[GameRecord], new: Mapping[str, Any]) -> list[str]:
     seed_of = cache(partial(block_seed, new["seed"]))  # one seed per table size and block
     dealt = sum(record.seed != seed_of(record.players, record.block) for record in stored)
     if dealt:
-        games = "game" if len(stored) == 1 else "games"
         verb = "was" if dealt == 1 else "were"
         said.append(
-            f"{dealt:,} of its {len(stored):,} {games} {verb} not dealt from seed {new['seed']}"
+            f"{dealt:,} of its {counted(len(stored), 'game')} {verb} not dealt from seed "
+            f"{new['seed']}"
         )
     return said
 

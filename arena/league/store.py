@@ -52,6 +52,7 @@ from arena.league.changes import (
     unrecorded_files,
 )
 from arena.record import GameRecord, GameRow, well_formed_rows
+from arena.words import counted
 
 GAMES = "games.jsonl"
 LEAGUE = "league.toml"
@@ -551,9 +552,9 @@ class ResultsDir:
         stored = read_games(self.folder)
         if stored and warn is not None and not (self.folder / BOTS).exists():
             warn(
-                f"warning: {self.folder / BOTS} is missing: the bots of the {len(stored):,} "
-                f"stored game{'' if len(stored) == 1 else 's'} cannot be checked for changes (a "
-                "bot changed since keeps its games; --fresh plays them again)"
+                f"warning: {self.folder / BOTS} is missing: the bots of the "
+                f"{counted(len(stored), 'stored game')} cannot be checked for changes (a bot "
+                "changed since keeps its games; --fresh plays them again)"
             )
         previous = read_league(self.folder) if stored and league_path.exists() else None
         if stored:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import itertools
 
-from arena.show.words import counted
 from arena.stats.ratings import Standings
+from arena.words import counted
 
 FEW_BLOCKS = 20
 """Below this many resampling units the bootstrap's ± is too narrow to trust."""

@@ -19,8 +19,8 @@ from tabulate import tabulate
 
 from arena.errors import VERDICTS, ConfigError
 from arena.show.caveats import caveats
-from arena.show.words import counted
 from arena.stats.ratings import ONLINE_K, BotStanding, Standings
+from arena.words import counted
 
 FORMATS = ("table", "markdown", "csv", "json")
 WIDTH = 80

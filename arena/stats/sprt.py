@@ -21,6 +21,7 @@ import math
 from collections.abc import Iterable
 
 from arena.record import GameRecord
+from arena.words import counted
 
 _PRIOR_BLOCKS = 2.0
 _PRIOR_VARIANCE = 0.25
@@ -175,8 +176,7 @@ class Sprt:
         lower, upper = self.bounds
         elo, low, high = self.elo_estimate()
         return (
-            f"SPRT {self.candidate} vs {self.opponent}: {self.games:,} "
-            f"game{'' if self.games == 1 else 's'}, "
+            f"SPRT {self.candidate} vs {self.opponent}: {counted(self.games, 'game')}, "
             f"LLR {self.llr:+z.2f} [{lower:+.2f}, {upper:+.2f}], "
             f"Elo {elo:+z.0f} [{low:+z.0f}, {high:+z.0f}]"
         )
@@ -184,7 +184,7 @@ class Sprt:
 
 def out_of_budget(max_blocks: int) -> str:
     """What an SPRT league that used up its budget undecided says (terminal and report)."""
-    blocks = "1 block" if max_blocks == 1 else f"{max_blocks:,} blocks"
+    blocks = counted(max_blocks, "block")
     return (
         f"SPRT budget of {blocks} used up without a decision; "
         "raise max_blocks and run again to continue"

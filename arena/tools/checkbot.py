@@ -25,7 +25,7 @@ from arena.game.spec import GameSpec, block_seed
 from arena.game.table import Played, Table
 from arena.protocol import MAX_NOTE_CHARS, visible
 from arena.record import NOTES_BUDGET
-from arena.show.words import counted
+from arena.words import counted
 from engines.base import Engine
 
 # every fault ends the bot's game: the first one is the finding, and a hung bot is not

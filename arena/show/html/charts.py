@@ -17,8 +17,8 @@ from html import escape
 import numpy as np
 
 from arena.errors import VERDICTS
-from arena.show.words import counted
 from arena.stats.ratings import SeatStat, Standings
+from arena.words import counted
 
 COLOURS = (
     "#1f77b4",

@@ -28,10 +28,10 @@ from arena.show.html.page import document
 from arena.show.html.selection import pick_games
 from arena.show.html.viewer_worker import ViewerWorker, data_blocks
 from arena.show.tables import place
-from arena.show.words import counted
 from arena.stats.ratings import Standings
 from arena.stats.sprt import Sprt, out_of_budget
 from arena.stats.trajectory import online_elo
+from arena.words import counted
 
 
 def build_report(

@@ -32,7 +32,7 @@ from arena.errors import UserError
 from arena.record import NOT_ASKED, GameRecord
 from arena.show.html.page import document
 from arena.show.spectator import aftermath, gained, guide_of, seat_name, witness
-from arena.show.words import counted
+from arena.words import counted
 from engines.base import EngineError
 from engines.guides import Guide
 

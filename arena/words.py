@@ -1,4 +1,4 @@
-"""Small helpers for the words the arena prints."""
+"""Small helpers for the words the arena prints, in any layer (no imports)."""
 
 from __future__ import annotations
 
