@@ -79,9 +79,11 @@ def test_sandboxed_bot_sees_only_its_own(tmp_path: Path) -> None:
     assert "read ok" not in log
     listed = dict(re.findall(r"probe: list ok: (\S+): (.*)", log))
     # the referee's folder holds only the packages a Python bot imports (and the probe's
-    # own folder): no results, no project files; the home folder shows only the way to the
+    # own folder) and the interpreter's environment when it lives there (the Quick start's
+    # .venv): no results, no project files; the home folder shows only the way to the
     # interpreter, when it lives there; the test's folder (the other bot's) is not there
-    assert set(eval(listed[str(ROOT)])) <= {"arena", "bots", "engines", "tests"}, log
+    packages = {"arena", "bots", "engines", "tests"}
+    assert set(eval(listed[str(ROOT)])) <= packages | _top_folders_below(ROOT, sys.prefix), log
     home = listed.get(str(Path.home()))
     assert home is None or set(eval(home)) <= {Path(sys.prefix).parts[len(Path.home().parts)]}
     assert not {"home", "var", "opt", "srv", "mnt"} & set(eval(listed["/"])), log
@@ -299,3 +301,9 @@ def test_the_package_of_python_m_is_shown_however_the_flags_are_written(cmd: str
     """The sandbox reads ``-m`` as the fingerprint does (arena.config.python_module): a bot
     started as ``python -um bots.x`` sees its package too."""
     assert str(ROOT / "bots") in sandbox.python_packages(cmd.split(), str(ROOT))
+
+
+def _top_folders_below(root: Path, path: str) -> set[str]:
+    """The first folder under ``root`` on the way to ``path``: none when it lies elsewhere."""
+    resolved = Path(path).resolve()
+    return set(resolved.relative_to(root).parts[:1]) if resolved.is_relative_to(root) else set()
