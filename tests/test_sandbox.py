@@ -83,9 +83,9 @@ def test_sandboxed_bot_sees_only_its_own(tmp_path: Path) -> None:
     # .venv): no results, no project files; the home folder shows only the way to the
     # interpreter, when it lives there; the test's folder (the other bot's) is not there
     packages = {"arena", "bots", "engines", "tests"}
-    assert set(eval(listed[str(ROOT)])) <= packages | _top_folders_below(ROOT, sys.prefix), log
+    assert set(eval(listed[str(ROOT)])) <= packages | _ways_to_the_interpreter(ROOT), log
     home = listed.get(str(Path.home()))
-    assert home is None or set(eval(home)) <= {Path(sys.prefix).parts[len(Path.home().parts)]}
+    assert home is None or set(eval(home)) <= _ways_to_the_interpreter(Path.home()), log
     assert not {"home", "var", "opt", "srv", "mnt"} & set(eval(listed["/"])), log
     assert f"probe: list refused: {tmp_path}:" in log, log
     inside = re.search(r"inside write ok: uid=(\d+) cwd=(\S+) home=(\S+)", log)
@@ -303,7 +303,12 @@ def test_the_package_of_python_m_is_shown_however_the_flags_are_written(cmd: str
     assert str(ROOT / "bots") in sandbox.python_packages(cmd.split(), str(ROOT))
 
 
-def _top_folders_below(root: Path, path: str) -> set[str]:
-    """The first folder under ``root`` on the way to ``path``: none when it lies elsewhere."""
-    resolved = Path(path).resolve()
-    return set(resolved.relative_to(root).parts[:1]) if resolved.is_relative_to(root) else set()
+def _ways_to_the_interpreter(folder: Path) -> set[str]:
+    """The entries of ``folder`` on the way to the Python installation the sandbox shows
+    (its environment, the installation that environment was made from, the program), as
+    written and with links resolved: none when all of it lies elsewhere."""
+    paths = (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.executable)
+    ways = {Path(os.path.abspath(path)) for path in paths}
+    ways |= {way.resolve() for way in ways}
+    below = [way.relative_to(folder) for way in ways if way.is_relative_to(folder)]
+    return {part for way in below for part in way.parts[:1]}
