@@ -421,6 +421,21 @@ def test_an_sprt_league_keeps_and_counts_the_games_played_past_its_decision(
     assert processes_with(marker) == []
 
 
+def test_an_sprt_league_at_one_job_plays_no_game_past_its_decision(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    """At ``--jobs 1`` the test takes each block before the next one starts: the folder
+    holds exactly the blocks up to the deciding one, and the standings rate what it took."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, sprt_text(marker, 20))
+    outcome = trio.run(lambda: run_league(league, tmp_path / "o", jobs=1))
+    assert outcome.sprt is not None and outcome.sprt.decision == "H1"
+    taken = [f"t0-b{block}-r{turn}" for block in range(outcome.sprt.blocks) for turn in (0, 1)]
+    assert sorted(record.id for record in read_games(tmp_path / "o")) == sorted(taken)
+    assert outcome.played == outcome.sprt.games
+    assert processes_with(marker) == []
+
+
 def test_a_folder_without_league_toml_counts_its_foreign_games_in_words() -> None:
     from arena.league.changes import unlike_games
     from arena.record import SeatRecord

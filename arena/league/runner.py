@@ -183,6 +183,7 @@ class _LeagueRun:
             async with trio.open_nursery() as games:  # ends when the last game is stored
                 slots = trio.Semaphore(jobs)
                 for block in self.feed:
+                    begun = False
                     for spec in block:
                         key = (spec.seating, spec.block, spec.seed)
                         if key in self.stored:
@@ -191,6 +192,12 @@ class _LeagueRun:
                         # its bots start while it waits for a slot, next to the games in flight
                         table.warm([*self.running, spec], jobs)
                         await slots.acquire()
+                        # the feed handed out this block before the test took the one before
+                        # (at jobs = 1 it has now): a decision meanwhile starts no new block
+                        if self.feed.stop_reason and not begun:
+                            slots.release()
+                            break
+                        begun = True
                         self.running.append(spec)
                         games.start_soon(self._play_one, table, spec, slots)
                 self.group_sync.hurry()  # the games in flight are the last ones
@@ -369,9 +376,11 @@ class SprtFeed(BlockFeed):
     """Blocks of candidate vs opponent until the sequential test decides (``mode = sprt``).
 
     Blocks are handed to the test in schedule order, whatever order they finish in, so the
-    decision does not depend on ``jobs``; games already in flight when it is reached are
-    still stored. Its table keeps the number its stored games give it, as any table does
-    (``known``): a swapped candidate and opponent is a new table, not stored ids reused.
+    decision does not depend on ``jobs``; games already in flight when it is reached, and
+    the rest of their blocks, are still stored (none at ``jobs = 1``: a block's first game
+    waits for the slot its predecessor frees once the test has taken it). Its table keeps
+    the number its stored games give it, as any table does (``known``): a swapped candidate
+    and opponent is a new table, not stored ids reused.
     """
 
     def __init__(
