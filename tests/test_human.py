@@ -217,16 +217,27 @@ def test_many_choices_are_laid_out_in_columns_within_100_characters() -> None:
 
 @pytest.mark.parametrize("engine", engines.names())
 def test_every_render_for_a_seat_fits_100_columns(engine: str) -> None:
+    """Random games, 15 seeds per player count: the table of the seat to move at a third of
+    the steps, drawn at random (every step of every game would take too long), and at the
+    end the table of every seat."""
     game = engines.get(engine)
     for players in range(game.min_players, game.max_players + 1):
-        state = game.new_game(players, players, game.check(players, {}))
-        rng = random.Random(players)
-        while (seat := state.to_move()) is not None:
-            for line in state.render(seat).splitlines():
-                assert len(line) <= 100, f"{players} players, step {state_steps(state)}: {line}"
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
-        assert all(len(line) <= 100 for line in state.render(0).splitlines())
+        for seed in range(15):
+            state = game.new_game(players, seed, game.check(players, {}))
+            rng = random.Random(seed)
+            while (seat := state.to_move()) is not None:
+                if rng.random() < 1 / 3:
+                    where = f"{players} players, seed {seed}, step {state_steps(state)}"
+                    assert_fits_100_columns(state.render(seat), where)
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            for seat in range(players):
+                assert_fits_100_columns(state.render(seat), f"{players} players, seed {seed}")
+
+
+def assert_fits_100_columns(text: str, game: str) -> None:
+    for line in text.splitlines():
+        assert len(line) <= 100, f"{game}: {line}"
 
 
 def state_steps(state: Any) -> int:

@@ -898,8 +898,8 @@ class CatYardState(GameState):
             f"Bait deck: {len(self.deck)} cards, face down; discard pile: {len(self.discard)} cards"
         )
         if self.revealed or self.pending_dog or self.drawn:
-            shown = ", ".join(_bait_words(c) for c in self.revealed) or "-"
-            lines.append(f"Revealed this turn: {shown}")
+            shown = [_bait_words(c) for c in self.revealed] or ["-"]
+            lines += _wrap_list("Revealed this turn:", shown, "    ")
             if self.pending_dog:
                 lines.append("  A DOG came up: accept it (lose the revealed cards) or ignore it")
             if self.drawn:
@@ -1017,6 +1017,22 @@ def _card_text(card: int) -> str:
 
 def _bait_words(card: int) -> str:
     return f"{card} {BAIT[card].label()}" if card else "--"
+
+
+def _wrap_list(head: str, items: Sequence[str], indent: str) -> list[str]:
+    """``head`` and the comma-separated ``items`` in lines of at most 100 columns, broken
+    only between items (a card's number stays with its bait); later lines start with
+    ``indent``."""
+    lines: list[str] = []
+    line = head
+    for index, item in enumerate(items):
+        piece = item if index == len(items) - 1 else f"{item},"
+        if index and len(line) + 1 + len(piece) > 100:
+            lines.append(line)
+            line = indent + piece
+        else:
+            line = f"{line} {piece}"
+    return [*lines, line]
 
 
 def _cat_words(cat: int) -> str:
