@@ -3,6 +3,7 @@ repository, TOML option defaults, readable output, the static data every engine 
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shutil
@@ -19,8 +20,10 @@ from arena import config
 from arena.cli import main
 from arena.config import Limits, Policy, SprtSpec
 from arena.game.seats import hello_line
+from arena.stats.sprt import Sprt
 from tests.conftest import ROOT
 from tests.protocol_examples import protocol_examples
+from tests.ratings_sim import simulate_league
 
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text()
 LEAGUES = (ROOT / "docs" / "leagues.md").read_text()
@@ -178,3 +181,24 @@ def test_the_worked_example_of_ratings_md_prints_what_it_shows(
     assert code is not None and shown is not None
     exec(code.group(1), {})  # the repository's own documentation
     assert capsys.readouterr().out.strip() == shown.group(1).strip()
+
+
+def test_the_sprt_example_of_ratings_md_prints_what_it_shows() -> None:
+    """The status lines after 100 blocks and at the decision, and the verdict, of the
+    simulated league the text names, tested with [elo0, elo1] = [0, 20]."""
+    text = (ROOT / "docs" / "ratings.md").read_text()
+    call = re.search(r"`(simulate_league\(.*?\))` of `tests/ratings_sim.py`", text, re.S)
+    shown = re.search(r"```\n(SPRT .*?)```", text, re.S)
+    assert call is not None and shown is not None
+    records = eval(call.group(1), {"simulate_league": simulate_league})  # the docs' own call
+    test = Sprt(0.0, 20.0, 0.05, 0.05, "new", "old")
+    printed = []
+    for _, block in itertools.groupby(records, key=lambda record: record.block):
+        test.add_block(block)
+        if test.blocks == 100 or test.decision:
+            printed.append(test.status_line())
+        if test.decision:
+            break
+    verdict = test.verdict()
+    assert verdict is not None, "the league decides within the blocks it simulates"
+    assert "\n".join([*printed, verdict]) == shown.group(1).strip()
