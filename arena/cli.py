@@ -749,9 +749,9 @@ def replay(folder: str, game_id: str, show: bool) -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
-    help="Where to write the report (default: FOLDER/report.html).",
+    help="Where to write the report (default: FOLDER/report.html; - for standard output).",
 )
 @click.option(
     "--games",
@@ -768,7 +768,9 @@ def report(folder: str, output: str | None, games: int) -> None:
       arena report results/demo -o demo.html
     """
     target = _page_path(output) if output else None  # a bad -o fails before the work
-    click.echo(str(_write_report(Path(folder), target, games)))
+    path = _write_report(Path(folder), target, games)
+    if target is not STANDARD_OUTPUT:
+        click.echo(str(path))
 
 
 def _write_report(
@@ -814,8 +816,14 @@ def _write_report(
     return path
 
 
+STANDARD_OUTPUT = Path("-")
+"""The ``-o`` of a page that goes to standard output (only this object: ``-o ./-`` is a file)."""
+
+
 def _page_path(output: str) -> Path:
     """The ``-o`` of a page, checked before the page is made: its folder must exist."""
+    if output == "-":
+        return STANDARD_OUTPUT
     path = Path(output)
     if not path.parent.is_dir():
         raise UserError(f"cannot write {path}: there is no folder {path.parent}")
@@ -826,6 +834,9 @@ def _write_page(path: Path, page: str) -> None:
     """Write an HTML page whole or not at all (a full disk keeps the page it had)."""
     from arena.league import store
 
+    if path is STANDARD_OUTPUT:
+        click.echo(page.encode("utf-8"), nl=False)  # bytes: as they are, whatever the locale
+        return
     try:
         store.write_whole(path, page.encode("utf-8"))
     except OSError as exc:
@@ -838,9 +849,9 @@ def _write_page(path: Path, page: str) -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
-    help="Where to write the page (default: FOLDER/view-GAME_ID.html).",
+    help="Where to write the page (default: FOLDER/view-GAME_ID.html; - for standard output).",
 )
 def view(folder: str, game_id: str, output: str | None) -> None:
     """Write a self-contained HTML page that steps through stored game GAME_ID.
@@ -856,7 +867,8 @@ def view(folder: str, game_id: str, output: str | None) -> None:
     path = _page_path(output) if output else Path(folder) / f"view-{game_id}.html"
     record = _stored_game(Path(folder), game_id)
     _write_page(path, viewer_page(record, league))
-    click.echo(str(path))
+    if path is not STANDARD_OUTPUT:
+        click.echo(str(path))
 
 
 def _stored_game(folder: Path, game_id: str) -> GameRecord:

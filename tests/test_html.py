@@ -9,8 +9,11 @@ import base64
 import dataclasses
 import gzip
 import json
+import os
 import random
 import re
+import stat
+import subprocess
 import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -195,6 +198,49 @@ def test_view_writes_a_page_and_an_unknown_game_is_one_line(league: Path, tmp_pa
     result = CliRunner().invoke(main, ["view", str(league), "nope"])
     assert result.exit_code == 2
     assert result.output == f"arena: error: {league}: no stored game with id 'nope'\n"
+
+
+def test_a_page_goes_into_a_named_pipe_and_through_a_symlink_without_replacing_them(
+    league: Path, tmp_path: Path
+) -> None:
+    game = read_games(league)[0].id
+    pipe = tmp_path / "pipe"  # stands for a device too: neither is a file to rename over
+    os.mkfifo(pipe)
+    reader = subprocess.Popen(["cat", str(pipe)], stdout=subprocess.PIPE)
+    try:
+        result = CliRunner().invoke(main, ["view", str(league), game, "-o", str(pipe)])
+        got, _ = reader.communicate(timeout=60)
+    finally:
+        reader.kill()
+        reader.wait()
+    assert result.exit_code == 0, result.output
+    assert stat.S_ISFIFO(pipe.lstat().st_mode)
+    assert f'id="game-{game}"' in got.decode("utf-8")
+    page = tmp_path / "page.html"
+    page.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(page.name)
+    result = CliRunner().invoke(main, ["report", str(league), "-o", str(link), "--games", "0"])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and os.readlink(link) == page.name
+    assert 'id="standings-table"' in page.read_text(encoding="utf-8")
+    result = CliRunner().invoke(main, ["report", str(league), "-o", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "is a directory" in result.output
+
+
+def test_a_page_to_dash_goes_to_standard_output(
+    league: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    game = read_games(league)[0].id
+    result = CliRunner().invoke(main, ["view", str(league), game, "-o", "-"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("<!DOCTYPE html>") and result.stdout.endswith("</html>\n")
+    result = CliRunner().invoke(main, ["report", str(league), "-o", "-", "--games", "0"])
+    assert result.exit_code == 0, result.output
+    assert 'id="standings-table"' in result.stdout and result.stdout.endswith("</html>\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_viewer_data_has_one_step_per_move_and_the_seat_that_moved(league: Path) -> None:

@@ -30,6 +30,7 @@ import os
 import pickle
 import reprlib
 import shutil
+import stat
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from functools import partial
@@ -418,7 +419,17 @@ def write_toml(path: Path, data: Mapping[str, Any]) -> None:
 
 def write_whole(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all: beside it, then renamed over it, so a
-    full disk never leaves a file cut short in place of a good one; raises the OSError."""
+    full disk never leaves a file cut short in place of a good one; raises the OSError.
+
+    A symlink keeps pointing where it did: the file it leads to is the one replaced. A path
+    that is neither a file nor a folder (a named pipe, a device) is written into as it
+    stands, as a shell's ``>`` would: renaming over it would replace it with a file.
+    """
+    if _is_special(path):
+        with path.open("wb") as handle:
+            handle.write(data)
+        return
+    path = Path(os.path.realpath(path))
     partial = path.with_name(path.name + ".tmp")
     try:
         partial.write_bytes(data)
@@ -427,6 +438,16 @@ def write_whole(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             partial.unlink(missing_ok=True)
         raise
+
+
+def _is_special(path: Path) -> bool:
+    """Whether ``path`` (followed to the end of its symlinks) is there and is neither a
+    regular file nor a folder; an OSError other than its absence is raised."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def os_reason(exc: OSError) -> str:
