@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
 import tracemalloc
@@ -570,6 +571,64 @@ def test_a_damaged_league_file_is_one_line(tmp_path: Path, here: Path, damage: s
     one_error_line(arena("report", str(out)), "league.toml")
     if damage != "no engine":  # the standings need no engine
         one_error_line(arena("standings", str(out)), "league.toml")
+
+
+@pytest.mark.parametrize(
+    ("name", "commands"),
+    [
+        ("games.jsonl", [["standings"], ["report"], ["view", "t0-b0-r0"], ["replay", "t0-b0-r0"]]),
+        ("bots.toml", [["report"]]),
+    ],
+)
+def test_a_results_file_that_is_a_folder_is_one_line(
+    tmp_path: Path, here: Path, name: str, commands: list[list[str]]
+) -> None:
+    assert run(tmp_path, league()).exit_code == 0
+    out = tmp_path / "out"
+    path = out / name
+    path.unlink()
+    path.mkdir()
+    for command, *more in commands:
+        one_error_line(arena(command, str(out), *more), f"{path}: cannot read: Is a directory")
+    one_error_line(run(tmp_path, league()), f"{path}: cannot read: Is a directory")
+
+
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all"]
+"""Run a command as user nobody, without root's right to read every file."""
+
+
+def as_someone_who_cannot_read(*args: str) -> subprocess.CompletedProcess[str]:
+    """``arena ARGS`` in a process of its own, as a user a mode-000 file is closed to."""
+    prefix = [*NOBODY, "--"] if os.geteuid() == 0 else []
+    command = [*prefix, sys.executable, "-m", "arena", *args]
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+@pytest.mark.parametrize("name", ["games.jsonl", "bots.toml"])
+def test_an_unreadable_results_file_is_one_line_naming_it(in_repo: Path, name: str) -> None:
+    if os.geteuid() == 0 and subprocess.run([*NOBODY, "true"]).returncode != 0:
+        pytest.skip("as root every file is readable, and setpriv cannot drop that here")
+    top = Path(tempfile.mkdtemp())  # not under pytest's folder: nobody may not enter it
+    try:
+        top.chmod(0o755)
+        cfg = top / "league.toml"
+        cfg.write_text(league(bots=("a", "b")).replace('"toy"', '"space-five"'))
+        out = top / "out"
+        assert arena("run", str(cfg), "--out", str(out)).exit_code == 0
+        if os.geteuid() == 0:
+            for path in (top, out, *out.rglob("*")):
+                os.chown(path, 65534, 65534)
+        (out / name).chmod(0)
+        reads = [["standings", str(out)], ["replay", str(out), "t0-b0-r0"]]
+        commands = [*(reads if name == "games.jsonl" else []), ["report", str(out)]]
+        for command in [*commands, ["run", str(cfg), "--out", str(out)]]:
+            done = as_someone_who_cannot_read(*command)
+            assert done.returncode == 2, done.stderr
+            assert "Traceback" not in done.stderr
+            said = f"arena: error: {out / name}: cannot read: Permission denied"
+            assert done.stderr.splitlines()[-1] == said, done.stderr
+    finally:
+        shutil.rmtree(top)
 
 
 @pytest.mark.parametrize(

@@ -96,7 +96,7 @@ def iter_game_rows(folder: Path, warn: Warn | None = None) -> Iterator[list[Game
     path = folder / GAMES
     if not path.exists():
         return
-    with path.open("rb") as handle:
+    with _open_to_read(path) as handle:
         yield from _RowReader(warn, path).batches(handle)
 
 
@@ -114,7 +114,7 @@ def iter_game_batches(
     path = folder / GAMES
     if not path.exists():
         return
-    with path.open("rb") as handle:
+    with _open_to_read(path) as handle:
         reader = _RowReader(warn, path)
         split = _split_point(handle)  # None for a small file: no copy is worth its start
         if split is None or not second_core():
@@ -277,11 +277,24 @@ def scan_games(path: Path) -> Iterator[tuple[int, GameRecord | RecordError]]:
     not one. A last line without its newline (cut off by a kill) is not a line yet."""
     if not path.exists():
         return
-    with path.open("rb") as handle:
+    with _open_to_read(path) as handle:
         for number, line in enumerate(handle, start=1):
             if not line.endswith(b"\n"):
                 return
             yield number, _record(line)
+
+
+def _open_to_read(path: Path) -> IO[bytes]:
+    """A file of the results folder opened to read; one that cannot be (unreadable, a
+    folder) is a :class:`ResultsError` naming it and why."""
+    try:
+        return path.open("rb")
+    except OSError as exc:
+        raise _cannot_read(path, exc) from None
+
+
+def _cannot_read(path: Path, exc: OSError) -> ResultsError:
+    return ResultsError(f"{path}: cannot read: {os_reason(exc)}")
 
 
 def read_league(folder: Path) -> dict[str, Any]:
@@ -298,7 +311,7 @@ def read_league(folder: Path) -> dict[str, Any]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ResultsError(f"{path}: damaged: {exc}") from None
     except OSError as exc:
-        raise ResultsError(f"{path}: cannot read: {os_reason(exc)}") from None
+        raise _cannot_read(path, exc) from None
     wrong = wrong_field(league)
     if wrong is not None:
         raise ResultsError(
@@ -458,13 +471,16 @@ def os_reason(exc: OSError) -> str:
 
 def read_fingerprints(folder: Path) -> dict[str, dict[str, Any]]:
     """``bots.toml``: bot -> fingerprint (empty when there is none yet)."""
+    path = folder / BOTS
     try:
-        with (folder / BOTS).open("rb") as handle:
+        with path.open("rb") as handle:
             recorded = tomllib.load(handle)
     except FileNotFoundError:
         return {}
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise _damaged_bots(folder, str(exc)) from None
+    except OSError as exc:
+        raise _cannot_read(path, exc) from None
     for name, entry in recorded.items():
         if not _is_table(entry):
             raise _damaged_bots(folder, f"{name} = {reprlib.repr(entry)} is not a table")
@@ -642,7 +658,8 @@ class ResultsDir:
         path = self.folder / GAMES
         if not path.exists():
             return
-        pieces = path.read_bytes().split(b"\n")
+        with _open_to_read(path) as handle:
+            pieces = handle.read().split(b"\n")
         lines = [piece + b"\n" for piece in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
         problems = dict(checked_games(path))
         if lines and not lines[-1].endswith(b"\n"):
