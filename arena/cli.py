@@ -720,7 +720,8 @@ def _option_lines(specs: Mapping[str, Any], width: int = 100) -> list[str]:
 def replay(folder: str, game_id: str, show: bool) -> None:
     """Re-simulate stored game GAME_ID of FOLDER from its seed and moves.
 
-    Exit status 0 when the stored result is reproduced, 1 when it is not.
+    Exit status 0 when the stored result is reproduced, 1 when it is not, 2 when there is
+    nothing to replay (no game GAME_ID, a folder that is not a league or is damaged).
 
     \b
     Example:
@@ -892,8 +893,9 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
 
     The game must have been played by arena run --transcripts (games stored before such a
     run are not played again and have none). Exit status 0 when the bot makes every
-    recorded move (a note may differ: "same move"), 1 otherwise: reproduce a crash or an
-    illegal move at home.
+    recorded move (a note may differ: "same move"), 1 when it does not: reproduce a crash
+    or an illegal move at home; 2 when there is nothing to feed (no game GAME_ID or seat
+    SEAT, no transcript, a damaged one or a damaged folder).
 
     \b
     Example:

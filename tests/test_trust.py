@@ -544,6 +544,15 @@ def test_replay_seat_says_what_is_wrong(tmp_path: Path, here: Path) -> None:
     assert fine.exit_code == 0, fine.output
 
 
+def test_replays_of_a_game_not_stored_exit_2_as_their_help_says(tmp_path: Path, here: Path) -> None:
+    assert run(tmp_path, league()).exit_code == 0
+    out = str(tmp_path / "out")
+    for command, *more in (["replay"], ["replay-seat", "0", "--bot", BOT]):
+        one_error_line(arena(command, out, "nope", *more), "no stored game with id 'nope'")
+        said = " ".join(arena(command, "--help").output.split())
+        assert "2 when there is nothing to" in said
+
+
 def test_seats_are_numbered_from_0_in_the_standings(tmp_path: Path, here: Path) -> None:
     assert run(tmp_path, league()).exit_code == 0
     seats = rated(tmp_path / "out")["seats"]
