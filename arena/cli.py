@@ -113,7 +113,8 @@ def main() -> None:
 @click.option(
     "--fresh",
     is_flag=True,
-    help="Discard what the folder holds of earlier runs (games, standings, logs, report).",
+    help="Discard what the folder holds of earlier runs (games, games set aside, standings, "
+    "logs, transcripts, report, game pages).",
 )
 @click.option(
     "--replay-bot",
@@ -861,11 +862,11 @@ def view(folder: str, game_id: str, output: str | None) -> None:
     Example:
       arena view results/demo t0-b0-r1
     """
-    from arena.league.store import read_league
+    from arena.league.store import VIEW, read_league
     from arena.show.html.viewer import viewer_page
 
     league = read_league(Path(folder))
-    path = _page_path(output) if output else Path(folder) / f"view-{game_id}.html"
+    path = _page_path(output) if output else Path(folder) / VIEW.format(game=game_id)
     record = _stored_game(Path(folder), game_id)
     _write_page(path, viewer_page(record, league))
     if path is not STANDARD_OUTPUT:

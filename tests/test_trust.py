@@ -231,11 +231,20 @@ def test_limits_that_cannot_change_a_game_may_change(tmp_path: Path, here: Path)
     assert "0 games played, 12 already stored" in run(tmp_path, league(extra=free)).output
 
 
-def test_fresh_leaves_no_report_of_the_discarded_games(tmp_path: Path, here: Path) -> None:
+def test_fresh_leaves_nothing_of_the_discarded_games(tmp_path: Path, here: Path) -> None:
+    out = tmp_path / "out"
     assert run(tmp_path, league(rounds=1)).exit_code == 0
-    assert (tmp_path / "out" / "report.html").exists()
+    with (out / "games.jsonl").open("a") as games:
+        games.write("[1,2,3]\n")
+    assert run(tmp_path, league(rounds=1), "--replay-bot", "a").exit_code == 0
+    assert arena("view", str(out), "t0-b0-r0").exit_code == 0
+    earlier = {"report.html", "games.damaged.jsonl", "games.replaced.jsonl", "view-t0-b0-r0.html"}
+    assert earlier <= {path.name for path in out.iterdir()}
     assert run(tmp_path, league(rounds=1), "--fresh", "--no-report").exit_code == 0
-    assert not (tmp_path / "out" / "report.html").exists()
+    first = tmp_path / "first"
+    again = arena("run", str(tmp_path / "league.toml"), "--out", str(first), "--no-report")
+    assert again.exit_code == 0, again.output
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in first.iterdir())
 
 
 def test_a_huge_schedule_is_made_lazily_and_counted_first(tmp_path: Path, toy_engine: str) -> None:

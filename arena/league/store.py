@@ -10,6 +10,7 @@
       games.damaged.jsonl    lines of games.jsonl that were not (new) games, moved by a run
       games.replaced.jsonl   games of bots replayed with --replay-bot, moved by a run
       report.html      the HTML report (arena run, arena report)
+      view-<game>.html a game's page (arena view)
       .lock            held while a run writes here
 
 Reading warns of every line of ``games.jsonl`` that is not a game record or repeats a game
@@ -64,6 +65,7 @@ BOTS = "bots.toml"
 DAMAGED = "games.damaged.jsonl"
 REPLACED = "games.replaced.jsonl"
 REPORT = "report.html"  # written by arena run / arena report
+VIEW = "view-{game}.html"  # written by arena view
 
 
 Warn = Callable[[str], None]
@@ -580,10 +582,7 @@ class ResultsDir:
         self._take_lock()
         league_path = self.folder / LEAGUE
         if fresh:
-            for name in (GAMES, STANDINGS, BOTS, REPORT):  # the report: of discarded games
-                (self.folder / name).unlink(missing_ok=True)
-            for name in ("logs", TRANSCRIPTS):
-                shutil.rmtree(self.folder / name, ignore_errors=True)
+            self._discard_earlier_runs()
         self._repair(warn)
         recorded = read_fingerprints(self.folder)
         stored = read_games(self.folder)
@@ -618,6 +617,16 @@ class ResultsDir:
         (self.folder / "logs").mkdir(exist_ok=True)
         self._games = (self.folder / GAMES).open("ab", buffering=0)
         return read_games(self.folder, warn)
+
+    def _discard_earlier_runs(self) -> None:
+        """Delete every file of the games of earlier runs, the games set aside and the pages
+        drawn from them too: the folder is left as a first run finds it (``league.toml`` is
+        written anew), not a mix of the old league and the new."""
+        pages = [path.name for path in self.folder.glob(VIEW.format(game="*"))]
+        for name in (GAMES, DAMAGED, REPLACED, STANDINGS, BOTS, REPORT, *pages):
+            (self.folder / name).unlink(missing_ok=True)
+        for name in ("logs", TRANSCRIPTS):
+            shutil.rmtree(self.folder / name, ignore_errors=True)
 
     def _check_league(
         self,
