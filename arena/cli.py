@@ -10,10 +10,10 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import compress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -44,6 +44,8 @@ _SANDBOX = click.option(
 
 
 DISQUALIFIED_EXIT = 3  # ``arena run``: the league finished, but a bot was disqualified
+STOPPED_EXIT = 130  # any command stopped by Ctrl-C, as a shell reports a death by SIGINT
+_STOPPED_LINE = "arena.stopped_line"  # ctx.meta: the command's line for a stop, if not the default
 
 # When the interpreter exits, the command's work is done, yet its shutdown would walk the
 # whole heap for cycles again (0.1-0.2 s at the end of the demo league on a busy machine,
@@ -59,11 +61,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 class ArenaGroup(click.Group):
-    """Turns every :class:`UserError` and click usage error into one line and exit status 2."""
+    """Turns every :class:`UserError` and click usage error into one line and exit status 2,
+    and a Ctrl-C at any point into the command's stop line and exit status 130."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            _stop(ctx)
         except UserError as exc:
             click.echo(f"arena: error: {exc}", err=True)
             ctx.exit(2)
@@ -73,7 +78,9 @@ class ArenaGroup(click.Group):
             message = exc.format_message().replace("\n", " ")
             click.echo(f"arena: error: {message} (see '{where} --help')", err=True)
             ctx.exit(2)
-        except BaseExceptionGroup as group:  # a user error raised inside a nursery
+        except BaseExceptionGroup as group:  # a user error or Ctrl-C raised inside a nursery
+            if group.split(KeyboardInterrupt)[1] is None:
+                _stop(ctx)
             mistakes, others = group.split(UserError)
             if mistakes is None or others is not None:
                 raise
@@ -82,6 +89,14 @@ class ArenaGroup(click.Group):
                 first = first.exceptions[0]
             click.echo(f"arena: error: {first}", err=True)
             ctx.exit(2)
+
+
+def _stop(ctx: click.Context) -> NoReturn:
+    """End a command stopped by Ctrl-C (outside the game loops, which stop on their own) with
+    the line it set in ``ctx.meta`` (``arena run``: how to resume), else ``arena: stopped``."""
+    line: Callable[[], str] = ctx.meta.get(_STOPPED_LINE, lambda: "arena: stopped")
+    click.echo(line(), err=True)
+    ctx.exit(STOPPED_EXIT)
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -164,7 +179,8 @@ def run(
     plays its games again, --fresh every game.
 
     Exit status 0; 2 for a mistake in the input; 3 when the league finished but a bot was
-    disqualified (its games are stored and forfeited); 130 when stopped (Ctrl-C).
+    disqualified (its games are stored and forfeited); 130 when stopped (Ctrl-C), at any
+    point: the games stored are kept and the line printed says how to resume.
 
     \b
     Example:
@@ -217,8 +233,9 @@ def run(
     if league.seed_drawn:  # say where the deals come from: a resumed league keeps them
         origin = "drawn at random" if league.seed == drawn else "drawn at its first run"
         dealt = f", seed {league.seed} ({origin}: the league file gives none)"
-    click.echo(f"league {league.name}: {game_count(league):,} games scheduled{dealt}", err=True)
     resume = _resume_command(config, out, jobs, transcripts, workers, scheduler, no_report)
+    ctx.meta[_STOPPED_LINE] = lambda: _stopped_line(_stored_so_far(league, folder), folder, resume)
+    click.echo(f"league {league.name}: {game_count(league):,} games scheduled{dealt}", err=True)
     jobs = jobs or os.cpu_count() or 1
     progress: Progress | None = Progress(league.name)
     people = None
@@ -301,7 +318,7 @@ def run(
         elif people is not None:
             click.echo()  # the person's prompt is still on the line
         click.echo(_stopped_line(outcome, folder, resume), err=True)
-        sys.exit(130)
+        sys.exit(STOPPED_EXIT)
     if outcome.disqualified:
         sys.exit(DISQUALIFIED_EXIT)
 
@@ -314,6 +331,17 @@ def _stopped_line(outcome: LeagueOutcome, folder: Path, resume: str) -> str:
         f"arena: stopped; {stored:,} of {outcome.scheduled:,} games "
         f"{'is' if stored == 1 else 'are'} stored in {folder}. Resume with: {resume}"
     )
+
+
+def _stored_so_far(league: LeagueConfig, folder: Path) -> LeagueOutcome:
+    """A run stopped outside its games (starting, or writing the standings and report): what
+    the folder holds of the league, counted as a stop during the games counts it."""
+    from arena.league.runner import LeagueOutcome, league_games_stored
+    from arena.league.schedule import game_count
+    from arena.league.store import iter_games
+
+    stored = league_games_stored(league, iter_games(folder))
+    return LeagueOutcome(scheduled=game_count(league), played=0, skipped=stored)
 
 
 def _check_modules(league: LeagueConfig, config: str, *, remote: bool) -> None:
@@ -597,7 +625,7 @@ def play(
         if person is not None:
             click.echo()  # the person's prompt is still on the line
         click.echo("arena: stopped; the game was not finished", err=True)
-        sys.exit(130)
+        sys.exit(STOPPED_EXIT)
     commands = [shlex.join(spec.cmd) for spec in specs]
     if human is not None:
         commands.insert(human_seat, f"(you, {human})")
@@ -722,7 +750,8 @@ def replay(folder: str, game_id: str, show: bool) -> None:
     """Re-simulate stored game GAME_ID of FOLDER from its seed and moves.
 
     Exit status 0 when the stored result is reproduced, 1 when it is not, 2 when there is
-    nothing to replay (no game GAME_ID, a folder that is not a league or is damaged).
+    nothing to replay (no game GAME_ID, a folder that is not a league or is damaged); 130
+    when stopped (Ctrl-C).
 
     \b
     Example:
@@ -896,7 +925,7 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
     run are not played again and have none). Exit status 0 when the bot makes every
     recorded move (a note may differ: "same move"), 1 when it does not: reproduce a crash
     or an illegal move at home; 2 when there is nothing to feed (no game GAME_ID or seat
-    SEAT, no transcript, a damaged one or a damaged folder).
+    SEAT, no transcript, a damaged one or a damaged folder); 130 when stopped (Ctrl-C).
 
     \b
     Example:
@@ -959,7 +988,8 @@ def check_bot_command(
     """Check that the bot CMD speaks the protocol and plays ENGINE cleanly.
 
     Plays GAMES games with the bot in every seat against the random bot and reports every
-    problem in plain words. Exit status 0 when compliant, 1 otherwise.
+    problem in plain words. Exit status 0 when compliant, 1 otherwise; 130 when stopped
+    (Ctrl-C).
 
     \b
     Example:

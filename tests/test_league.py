@@ -349,6 +349,31 @@ def test_sigint_stops_cleanly_and_resume_completes(tmp_path: Path) -> None:
     assert processes_with(marker) == []
 
 
+def test_a_ctrl_c_while_the_league_ends_stops_with_the_resume_line(tmp_path: Path) -> None:
+    # the bot that ignores bye holds the end of the run for bye_ms, after the standings
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    cfg = tmp_path / "end.toml"
+    cfg.write_text(
+        'name = "end"\nengine = "space-five"\nplayers = 2\nrounds = 1\nseed = 3\n'
+        "[limits]\nbye_ms = 5000\n"
+        f'[[bots]]\nname = "stays"\ncmd = "python {ROOT}/tests/hostile/ignores_bye.py {marker}"\n'
+        f'[[bots]]\nname = "random"\ncmd = "python -m bots.random {marker}"\n'
+    )
+    out = tmp_path / "out"
+    proc = run_cli("run", str(cfg), "--out", str(out), "--jobs", "1")
+    assert proc.stderr is not None
+    lines = iter(proc.stderr.readline, "")
+    said = next(line for line in lines if line.startswith("report: "))
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, said + err
+    assert err.startswith(f"arena: stopped; 2 of 2 games are stored in {out}. Resume with: ")
+    assert "Aborted" not in err and "Traceback" not in err
+    assert {path.name for path in out.iterdir()} >= {"games.jsonl", "standings.toml", "report.html"}
+    assert not list(out.glob("*.tmp"))
+    assert processes_with(marker) == []
+
+
 def test_second_run_on_same_folder_is_refused(tmp_path: Path) -> None:
     marker = f"m{uuid.uuid4().hex[:8]}"
     cfg = tmp_path / "sf.toml"

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -14,7 +17,7 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.league.runner import run_league
 from arena.tools.checkbot import EXPLAIN, percentile
-from tests.conftest import processes_with
+from tests.conftest import ROOT, processes_left, processes_with, wait_until
 from tests.test_league import league_text, load
 
 GREEDY = {
@@ -66,6 +69,27 @@ def test_check_bot_fails_a_bot_that_never_answers(tmp_path: Path) -> None:
     )
     assert result.exit_code == 1
     assert "FAIL  start-up" in result.output and "NOT compliant" in result.output
+
+
+def test_a_ctrl_c_during_check_bot_is_exit_130_not_a_failed_check(tmp_path: Path) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    started = tmp_path / "started"
+    script = tmp_path / "mute.py"  # starts, says so in a file, never answers
+    script.write_text(f"import sys\nopen({str(started)!r}, 'w')\nsys.stdin.read()\n")
+    command = f"python {script} {marker}"
+    options = ("--engine", "space-five", "--sandbox", "none")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", "check-bot", command, *options],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    wait_until(started.exists, "the bot to start")
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (130, "arena: stopped\n")
+    assert processes_left(marker) == []
 
 
 def test_check_bot_with_a_missing_program_is_a_usage_error() -> None:

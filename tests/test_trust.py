@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 import tracemalloc
@@ -417,6 +418,33 @@ def test_a_report_that_does_not_fit_leaves_the_old_one_whole(
     one_error_line(failed, f"cannot write {page}: no space left on the device; free some space")
     assert page.read_bytes() == small
     assert sorted(p.name for p in disk.iterdir()) == ["filler", "report.html"]
+
+
+def test_a_ctrl_c_in_the_middle_of_a_write_leaves_the_old_file_and_no_partial(
+    tmp_path: Path,
+) -> None:
+    from arena.league.store import write_whole
+
+    page = tmp_path / "report.html"
+    page.write_text("the old report")
+    partial = tmp_path / "report.html.tmp"
+    os.mkfifo(partial)  # the write blocks in it: more than a pipe holds, and nobody reads
+
+    readers: list[int] = []
+    writer = threading.get_ident()
+
+    def interrupt_the_write() -> None:
+        readers.append(os.open(partial, os.O_RDONLY))  # returns once the writer opened it
+        signal.pthread_kill(writer, signal.SIGINT)  # the write returns EINTR, Python raises
+
+    helper = threading.Thread(target=interrupt_the_write)
+    helper.start()
+    with pytest.raises(KeyboardInterrupt):
+        write_whole(page, b"x" * (1 << 22))
+    helper.join()
+    os.close(readers[0])
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["report.html"]
+    assert page.read_text() == "the old report"
 
 
 def fill(disk: Path, leave: int) -> Path:

@@ -449,7 +449,7 @@ def write_whole(path: Path, data: bytes) -> None:
     try:
         partial.write_bytes(data)
         os.replace(partial, path)
-    except OSError:
+    except BaseException:  # a full disk, or a Ctrl-C in the middle
         with contextlib.suppress(OSError):
             partial.unlink(missing_ok=True)
         raise
