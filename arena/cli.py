@@ -62,9 +62,13 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 class ArenaGroup(click.Group):
     """Turns every :class:`UserError` and click usage error into one line and exit status 2,
-    and a Ctrl-C at any point into the command's stop line and exit status 130."""
+    and a Ctrl-C at any point into the command's stop line and exit status 130. Output
+    whose reader has gone (``| head``) is dropped; the command does its work."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        from arena.show.outputs import readers_may_leave
+
+        ctx.with_resource(readers_may_leave())
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
@@ -180,7 +184,9 @@ def run(
 
     Exit status 0; 2 for a mistake in the input; 3 when the league finished but a bot was
     disqualified (its games are stored and forfeited); 130 when stopped (Ctrl-C), at any
-    point: the games stored are kept and the line printed says how to resume.
+    point: the games stored are kept and the line printed says how to resume. Output read
+    by a command that leaves early (| head, quitting less) is dropped from then on; the
+    league goes on, is rated and reported as usual, with the same exit status.
 
     \b
     Example:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -326,3 +327,21 @@ def test_reading_a_folder_does_not_load_the_referee(
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "['numpy', 'orjson']"
+
+
+@pytest.mark.parametrize("command", [["standings"], ["replay", "{game}", "--show"]])
+def test_a_reader_that_leaves_early_is_not_an_error(small_league: Path, command: list[str]) -> None:
+    """``arena standings F | head -1``: what the reader did not take is dropped quietly."""
+    game = json.loads((small_league / "games.jsonl").read_text().splitlines()[0])["id"]
+    args = [word.format(game=game) for word in command]
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first line
+    done = subprocess.run(
+        [sys.executable, "-m", "arena", args[0], str(small_league), *args[1:]],
+        stdout=write,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    os.close(write)
+    assert (done.returncode, done.stderr) == (0, "")

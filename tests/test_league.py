@@ -374,6 +374,27 @@ def test_a_ctrl_c_while_the_league_ends_stops_with_the_resume_line(tmp_path: Pat
     assert processes_with(marker) == []
 
 
+def test_a_reader_that_leaves_early_does_not_stop_the_league(tmp_path: Path) -> None:
+    """``arena run F 2>&1 | head -1``: the league is played, rated and reported all the same."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    cfg = tmp_path / "pipe.toml"
+    cfg.write_text(league_text(marker, engine="space-five", rounds=1))
+    out = tmp_path / "out"
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first line
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", "run", str(cfg), "--out", str(out), "--jobs", "2"],
+        cwd=ROOT,
+        stdout=write,
+        stderr=write,
+    )
+    os.close(write)
+    assert proc.wait(timeout=120) == 0
+    assert len(read_games(out)) == 9
+    assert {path.name for path in out.iterdir()} >= {"standings.toml", "report.html"}
+    assert processes_with(marker) == []
+
+
 def test_second_run_on_same_folder_is_refused(tmp_path: Path) -> None:
     marker = f"m{uuid.uuid4().hex[:8]}"
     cfg = tmp_path / "sf.toml"
