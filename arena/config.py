@@ -252,7 +252,7 @@ def load(path: str | os.PathLike[str]) -> LeagueConfig:
     """Read and validate a league file."""
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a byte-order mark is dropped
     except FileNotFoundError:
         raise ConfigError(f"{source}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -158,3 +158,9 @@ def test_bad_sprt_fillers_and_sizes_are_one_clear_error(
         load_text(tmp_path, text)
     assert message in str(caught.value)
     assert "sprt.players" not in str(caught.value)
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path, toy_engine: str) -> None:
+    path = tmp_path / "league.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode("utf-8"))  # as Windows editors save it
+    assert config.load(path).name == "t"
