@@ -6,6 +6,8 @@ what would be valid. ``docs/leagues.md`` documents the schema.
 
 from __future__ import annotations
 
+import datetime
+import json
 import math
 import os
 import secrets
@@ -228,9 +230,9 @@ class _Reader:
         value = self.table[key]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if isinstance(value, bool) and bool not in kinds:
-            raise self.fail(key, f"expected {_kind_names(kinds)}, got {value!r}")
+            raise self.fail(key, f"expected {_kind_names(kinds)}, got {_spelled(value)}")
         if not isinstance(value, kinds):
-            raise self.fail(key, f"expected {_kind_names(kinds)}, got {value!r}")
+            raise self.fail(key, f"expected {_kind_names(kinds)}, got {_spelled(value)}")
         return value
 
     def positive_int(self, key: str, default: int, minimum: int = 1) -> int:
@@ -240,6 +242,30 @@ class _Reader:
         if value > 10**9:
             raise self.fail(key, f"must be at most {10**9}, got {value}")
         return value
+
+
+def _spelled(value: Any) -> str:
+    """``value`` as a league file spells it, on one line: ``true``, ``"two"``, ``[1, "a"]``,
+    ``{move_ms = 5}`` (Python's spelling, ``True`` or ``'two'``, is not what the user wrote)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string, escapes and all
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, list):
+        return f"[{', '.join(map(_spelled, value))}]"
+    if isinstance(value, dict):
+        pairs = (f"{_spelled_key(key)} = {_spelled(item)}" for key, item in value.items())
+        return f"{{{', '.join(pairs)}}}"
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    return repr(value)  # integers and finite floats
+
+
+def _spelled_key(key: str) -> str:
+    bare = key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key)
+    return key if bare else _spelled(key)
 
 
 def _kind_names(kinds: tuple[type, ...]) -> str:
@@ -280,7 +306,7 @@ def parse(
     top.check_keys(_TOP_KEYS)
     name = top.get("name", str, default_name)
     if not name or "/" in name or name.startswith(".") or not name.isprintable():
-        raise top.fail("name", f"must be a plain folder name, got {name!r}")
+        raise top.fail("name", f"must be a plain folder name, got {_spelled(name)}")
     if len(name) > MAX_NAME:
         raise top.fail("name", f"is {len(name)} characters long; at most {MAX_NAME}")
 
@@ -308,7 +334,7 @@ def parse(
     policy = _policy(_Reader(source, top.get("policy", dict, {}), "policy."))
     sandbox = top.get("sandbox", str, "auto")
     if sandbox not in SANDBOXES:
-        raise top.fail("sandbox", f"must be one of {', '.join(SANDBOXES)}, got {sandbox!r}")
+        raise top.fail("sandbox", f"must be one of {', '.join(SANDBOXES)}, got {_spelled(sandbox)}")
     if sandbox == "bwrap" and shutil.which("bwrap") is None:
         raise top.fail(
             "sandbox",
@@ -407,7 +433,7 @@ def _players(top: _Reader, default: int) -> tuple[int, ...]:
         raise top.fail("players", "must name at least one table size")
     for count in counts:
         if isinstance(count, bool) or not isinstance(count, int):
-            raise top.fail("players", f"expected integers, got {count!r}")
+            raise top.fail("players", f"expected integers, got {_spelled(count)}")
     if len(set(counts)) != len(counts):
         raise top.fail("players", "a table size is listed twice")
     return tuple(counts)
@@ -434,7 +460,8 @@ def _policy(reader: _Reader) -> Policy:
     for f in fields(Policy):
         value = reader.get(f.name, str, getattr(defaults, f.name))
         if value not in POLICIES:
-            raise reader.fail(f.name, f"must be one of {', '.join(POLICIES)}, got {value!r}")
+            valid = ", ".join(POLICIES)
+            raise reader.fail(f.name, f"must be one of {valid}, got {_spelled(value)}")
         values[f.name] = value
     return Policy(**values)
 
@@ -450,7 +477,7 @@ def _bots(top: _Reader, limits: Limits, sandbox: str, base: Path) -> tuple[BotSp
         reader.check_keys({"name", "cmd", "limits"})
         name = reader.get("name", str)
         if not name or not name.isprintable() or "/" in name or name.strip() != name:
-            raise reader.fail("name", f"must be a printable name without '/', got {name!r}")
+            raise reader.fail("name", f"must be a printable name without '/', got {_spelled(name)}")
         if len(name) > MAX_NAME:
             raise reader.fail("name", f"is {len(name)} characters long; at most {MAX_NAME}")
         if name in seen:

@@ -164,3 +164,25 @@ def test_a_byte_order_mark_is_accepted(tmp_path: Path, toy_engine: str) -> None:
     path = tmp_path / "league.toml"
     path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode("utf-8"))  # as Windows editors save it
     assert config.load(path).name == "t"
+
+
+@pytest.mark.parametrize(
+    ("setting", "shown"),
+    [
+        ("rounds = true", "rounds: expected an integer, got true"),
+        ("rounds = false", "rounds: expected an integer, got false"),
+        ('rounds = "two"', 'rounds: expected an integer, got "two"'),
+        ('rounds = "it\'s \\\\ \\"q\\""', 'got "it\'s \\\\ \\"q\\""'),
+        ('rounds = ["a", 1.5]', 'got ["a", 1.5]'),
+        ("rounds = {every = true}", "got {every = true}"),
+        ("rounds = nan", "got nan"),
+        ("rounds = 1979-05-27", "got 1979-05-27"),
+        ('sandbox = "off"', 'sandbox: must be one of auto, bwrap, none, got "off"'),
+    ],
+)
+def test_a_wrong_value_is_shown_as_toml_spells_it(
+    tmp_path: Path, toy_engine: str, setting: str, shown: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_text(tmp_path, setting + "\n" + GOOD.replace("rounds = 2\n", ""))
+    assert shown in str(caught.value)
