@@ -551,7 +551,7 @@ def parse_command(cmd: str, fail: Any = None, base: Path | None = None) -> tuple
     folder = base if base is not None else Path.cwd()
     program = argv[0]
     if "/" in program:
-        path = _named_file(folder, program, error)
+        path = _named_file(folder, program, error, "program")
         if not os.access(path, os.X_OK):
             raise error(f"{program!r} is not executable (chmod +x, or run it with its interpreter)")
         resolved = [str(path)]
@@ -567,7 +567,7 @@ def parse_command(cmd: str, fail: Any = None, base: Path | None = None) -> tuple
         if not positional or not _looks_like_path(arg):
             resolved.append(arg)
         elif not script_seen:  # the script the program runs: it must be there
-            resolved.append(str(_named_file(folder, arg, error)))
+            resolved.append(str(_named_file(folder, arg, error, "script")))
         else:  # a later path (data, an output file): absolute when it exists
             resolved.append(_absolute_if_there(folder, arg))
         script_seen = script_seen or positional or arg in _INLINE_FLAGS
@@ -590,14 +590,17 @@ def _looks_like_path(arg: str) -> bool:
     return "/" in arg or arg.lower().endswith(SCRIPT_SUFFIXES)
 
 
-def _named_file(folder: Path, name: str, error: Any) -> Path:
-    """The absolute path of a file a command names; it must exist and be readable."""
+def _named_file(folder: Path, name: str, error: Any, role: str) -> Path:
+    """The absolute path of a file a command names as its ``role`` (program, script); it
+    must exist, be a file and be readable."""
     path = (folder / name).resolve() if not Path(name).is_absolute() else Path(name)
     where = "" if Path(name).is_absolute() else f" (relative to {folder})"
     try:
-        exists = path.is_file()
+        exists, folder_named = path.is_file(), path.is_dir()
     except OSError as exc:  # e.g. a name longer than the file system allows
         raise error(f"{_short(name)}: not a usable path: {exc.strerror}") from None
+    if folder_named:
+        raise error(f"{_short(name)} is a folder, not a {role}{where}")
     if not exists:
         raise error(f"no such file: {_short(name)}{where}")
     if not os.access(path, os.R_OK):

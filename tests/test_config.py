@@ -186,3 +186,17 @@ def test_a_wrong_value_is_shown_as_toml_spells_it(
     with pytest.raises(ConfigError) as caught:
         load_text(tmp_path, setting + "\n" + GOOD.replace("rounds = 2\n", ""))
     assert shown in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("/tmp", "'/tmp' is a folder, not a program"),
+        ("python /tmp", "'/tmp' is a folder, not a script"),
+        ("python bots/js", "'bots/js' is a folder, not a script (relative to"),
+    ],
+)
+def test_a_folder_in_a_command_is_named_as_one(in_repo: Path, command: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        config.parse_command(command)
+    assert message in str(caught.value)
