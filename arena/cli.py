@@ -33,6 +33,17 @@ if TYPE_CHECKING:
 REPORT_GAMES = 12
 """Games the HTML report embeds a viewer for, unless ``arena report --games`` says."""
 
+
+class _Path(click.Path):
+    """click's ``Path`` that refuses an empty value: ``--out ''`` would silently be the
+    default, an empty FOLDER the current one."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value == "":
+            self.fail("an empty path names no file or folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 _SANDBOX = click.option(
     "--sandbox",
     type=click.Choice(["auto", "bwrap", "none"]),
@@ -115,7 +126,7 @@ def main() -> None:
 
 
 @main.command(short_help="Play or resume a league; print its standings.")
-@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("config", type=_Path(dir_okay=False))
 @click.option(
     "--jobs",
     "-j",
@@ -125,7 +136,7 @@ def main() -> None:
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False),
+    type=_Path(file_okay=False),
     default=None,
     help="Results folder (default: results/<league name>).",
 )
@@ -418,7 +429,7 @@ def _resume_command(
 
 
 @main.command(short_help="Print the standings of a results folder.")
-@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("folder", type=_Path(file_okay=False))
 @click.option(
     "--format",
     "fmt",
@@ -749,7 +760,7 @@ def _option_lines(specs: Mapping[str, Any], width: int = 100) -> list[str]:
 
 
 @main.command(short_help="Re-simulate a stored game from its seed and moves.")
-@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("folder", type=_Path(file_okay=False))
 @click.argument("game_id")
 @click.option("--show", is_flag=True, help="Narrate the game move by move and draw the table.")
 def replay(folder: str, game_id: str, show: bool) -> None:
@@ -782,11 +793,11 @@ def replay(folder: str, game_id: str, show: bool) -> None:
 
 
 @main.command(short_help="Write the HTML report of a stored league.")
-@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("folder", type=_Path(file_okay=False))
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, allow_dash=True),
+    type=_Path(dir_okay=False, allow_dash=True),
     default=None,
     help="Where to write the report (default: FOLDER/report.html; - for standard output).",
 )
@@ -881,12 +892,12 @@ def _write_page(path: Path, page: str) -> None:
 
 
 @main.command(short_help="Write a page that steps through a stored game.")
-@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("folder", type=_Path(file_okay=False))
 @click.argument("game_id")
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, allow_dash=True),
+    type=_Path(dir_okay=False, allow_dash=True),
     default=None,
     help="Where to write the page (default: FOLDER/view-GAME_ID.html; - for standard output).",
 )
@@ -918,7 +929,7 @@ def _stored_game(folder: Path, game_id: str) -> GameRecord:
 
 
 @main.command(name="replay-seat", short_help="Feed a recorded seat's messages to a bot.")
-@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("folder", type=_Path(file_okay=False))
 @click.argument("game_id")
 @click.argument("seat", type=click.IntRange(0))
 @click.option("--bot", "command", required=True, metavar="CMD", help="The bot to feed.")

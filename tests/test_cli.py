@@ -345,3 +345,24 @@ def test_a_reader_that_leaves_early_is_not_an_error(small_league: Path, command:
     )
     os.close(write)
     assert (done.returncode, done.stderr) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["run", "l.toml", "--out", ""], "'--out'"),
+        (["run", ""], "'CONFIG'"),
+        (["standings", ""], "'FOLDER'"),
+        (["report", "results/l", "-o", ""], "'-o' / '--output'"),
+        (["view", "results/l", "t0-b0-r1", "--output", ""], "'-o' / '--output'"),
+        (["replay", "", "t0-b0-r1"], "'FOLDER'"),
+    ],
+)
+def test_an_empty_path_is_refused(
+    args: list[str], option: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no league file, no results: nothing else to refuse
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for {option}: an empty path names no file or folder" in result.output
+    assert "Traceback" not in result.output
