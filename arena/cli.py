@@ -560,7 +560,8 @@ def _noting_outside(table: Standings, outside: int, league: Mapping[str, Any]) -
     type=click.IntRange(0),
     default=0,
     show_default=True,
-    help="Which seat the --human player takes; the bots fill the others in order.",
+    help="Which seat the --human player takes (only with --human); the bots fill the "
+    "others in order.",
 )
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option(
@@ -574,7 +575,9 @@ def _noting_outside(table: Standings, outside: int, league: Mapping[str, Any]) -
 @click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True)
 @click.option("--bank-ms", type=click.IntRange(0), default=10_000, show_default=True)
 @_SANDBOX
+@click.pass_context
 def play(
+    ctx: click.Context,
     engine: str,
     bots: tuple[str, ...],
     human: str | None,
@@ -603,6 +606,11 @@ def play(
     from arena.tools.match import play_match
 
     game_engine = load_engine(engine)
+    if human is not None and not human.strip():
+        raise ConfigError("--human needs the name you play as: --human NAME")
+    seat_given = ctx.get_parameter_source("human_seat") is not click.core.ParameterSource.DEFAULT
+    if human is None and seat_given:
+        raise ConfigError("--human-seat places the --human player; give --human NAME too")
     players = len(bots) + (human is not None)
     if players == 0:
         raise ConfigError("no players: give a --bot CMD for each seat (--human NAME to play)")
@@ -653,8 +661,10 @@ def play(
 
 def _bot_argv(cmd: str) -> tuple[str, ...]:
     """A ``--bot`` command split and checked; a bad one is an error naming it."""
-    from arena.config import parse_command
+    from arena.config import HUMAN, parse_command
 
+    if cmd.strip() == HUMAN:
+        raise ConfigError(f"--bot {cmd!r}: to play a seat yourself, give --human NAME")
     try:
         return parse_command(cmd)
     except ConfigError as exc:

@@ -366,3 +366,20 @@ def test_an_empty_path_is_refused(
     assert result.exit_code == 2, result.output
     assert f"Invalid value for {option}: an empty path names no file or folder" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--human-seat", "1"], "--human-seat places the --human player; give --human NAME too"),
+        (["--human-seat", "0"], "--human-seat places the --human player; give --human NAME too"),
+        (["--human", ""], "--human needs the name you play as: --human NAME"),
+        (["--human", "  "], "--human needs the name you play as: --human NAME"),
+        (["--bot", "human"], "--bot 'human': to play a seat yourself, give --human NAME"),
+    ],
+)
+def test_play_refuses_a_human_seat_it_cannot_fill(args: list[str], message: str) -> None:
+    bots = ["--bot", "python -m bots.random"] * 2
+    result = CliRunner().invoke(main, ["play", "space-five", *bots, *args], input="")
+    assert result.exit_code == 2, result.output
+    assert result.output == f"arena: error: {message}\n"
