@@ -569,7 +569,7 @@ def _noting_outside(table: Standings, outside: int, league: Mapping[str, Any]) -
     "options",
     multiple=True,
     metavar="KEY=VALUE",
-    help='Engine option; VALUE is JSON (true, 3, "x") or a plain string.',
+    help='Engine option, each KEY once; VALUE is JSON (true, 3, "x") or a plain string.',
 )
 @click.option("--show", is_flag=True, help="Narrate the game and draw the table as it goes.")
 @click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True)
@@ -729,6 +729,8 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise ConfigError(f"--option {pair!r}: expected KEY=VALUE")
+        if key in options:
+            raise ConfigError(f"--option {key}: given twice; give each option once")
         try:
             options[key] = json.loads(raw)
         except ValueError:

@@ -383,3 +383,11 @@ def test_play_refuses_a_human_seat_it_cannot_fill(args: list[str], message: str)
     result = CliRunner().invoke(main, ["play", "space-five", *bots, *args], input="")
     assert result.exit_code == 2, result.output
     assert result.output == f"arena: error: {message}\n"
+
+
+def test_play_refuses_an_engine_option_given_twice() -> None:
+    bots = ["--bot", "python -m bots.random"] * 2
+    twice = ["--option", "target=3", "--option", "target=20"]
+    result = CliRunner().invoke(main, ["play", "cat-yard", *bots, *twice])
+    assert result.exit_code == 2, result.output
+    assert result.output == "arena: error: --option target: given twice; give each option once\n"
