@@ -215,6 +215,8 @@ def run(
 
         require_dask()
     league = config_module.load(config)
+    for warning in league.warnings:
+        _say(f"warning: {warning}")
     worker = None
     if not no_report:  # it starts while the league's own code is imported below
         from arena.show.html.viewer_worker import ViewerWorker

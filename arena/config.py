@@ -142,6 +142,8 @@ class LeagueConfig:
     # the file gives no seed: ``seed`` was drawn at random (a resumed league takes the one
     # its folder keeps instead: arena.league.runner.with_stored_seed)
     seed_drawn: bool = field(default=False, compare=False)
+    # what the file says that has no effect, one line each (``arena run`` prints them)
+    warnings: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def people(self) -> tuple[str, ...]:
@@ -212,9 +214,13 @@ class _Reader:
         self.table = table
         self.prefix = prefix
 
-    def fail(self, key: str, message: str) -> ConfigError:
+    def line(self, key: str, message: str) -> str:
+        """``message`` about ``key``, naming the file and the key."""
         shown = key if key.isprintable() else repr(key)  # one line, whatever the key holds
-        return ConfigError(f"{self.source}: {self.prefix}{shown}: {message}")
+        return f"{self.source}: {self.prefix}{shown}: {message}"
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        return ConfigError(self.line(key, message))
 
     def check_keys(self, allowed: set[str]) -> None:
         for key in self.table:
@@ -354,10 +360,13 @@ def parse(
         raise top.fail("candidate", "mode 'gauntlet' needs candidate = \"<bot name>\"")
 
     sprt = None
+    warnings: list[str] = []
     if mode == "sprt":
         if len(players) != 1:
             raise top.fail("players", "an SPRT league plays one table size")
         sprt = _sprt(_Reader(source, top.get("sprt", dict), "sprt."), names, players[0])
+        if "rounds" in data:
+            warnings.append(top.line("rounds", _SPRT_ROUNDS))
     elif "sprt" in data:
         raise top.fail("sprt", 'only allowed with mode = "sprt"')
 
@@ -386,7 +395,14 @@ def parse(
         sprt=sprt,
         sandbox=sandbox,
         source=source,
+        warnings=tuple(warnings),
     )
+
+
+_SPRT_ROUNDS = (
+    "has no effect in an SPRT league, which plays blocks until its test decides "
+    "(at most sprt.max_blocks); remove it"
+)
 
 
 def load_engine(name: str) -> Engine:

@@ -391,3 +391,20 @@ def test_play_refuses_an_engine_option_given_twice() -> None:
     result = CliRunner().invoke(main, ["play", "cat-yard", *bots, *twice])
     assert result.exit_code == 2, result.output
     assert result.output == "arena: error: --option target: given twice; give each option once\n"
+
+
+def test_run_warns_of_rounds_in_an_sprt_league(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    from tests.test_config import SPRT
+
+    field = "".join(f'[[bots]]\nname = "{n}"\ncmd = "python -m bots.random"\n' for n in "abc")
+    (tmp_path / "l.toml").write_text('rounds = 5\nsandbox = "none"\n' + SPRT + field)
+    args = ["run", str(tmp_path / "l.toml"), "--no-report", "--replay-bot", "nosuch"]
+    result = CliRunner().invoke(main, args)  # stops before any game: no bot 'nosuch'
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[0] == (
+        f"arena: warning: {tmp_path / 'l.toml'}: rounds: has no effect in an SPRT league, "
+        "which plays blocks until its test decides (at most sprt.max_blocks); remove it"
+    )
+    assert "--replay-bot nosuch: no bot of that name" in result.output

@@ -200,3 +200,14 @@ def test_a_folder_in_a_command_is_named_as_one(in_repo: Path, command: str, mess
     with pytest.raises(ConfigError) as caught:
         config.parse_command(command)
     assert message in str(caught.value)
+
+
+def test_rounds_in_an_sprt_league_is_warned_about(tmp_path: Path, toy_engine: str) -> None:
+    field = "".join(f'[[bots]]\nname = "{n}"\ncmd = "python -m bots.random"\n' for n in "abc")
+    league = load_text(tmp_path, SPRT + field)
+    assert league.warnings == ()
+    league = load_text(tmp_path, "rounds = 5\n" + SPRT + field)
+    assert league.warnings == (
+        f"{tmp_path / 'league.toml'}: rounds: has no effect in an SPRT league, which plays "
+        "blocks until its test decides (at most sprt.max_blocks); remove it",
+    )
