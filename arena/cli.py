@@ -874,7 +874,8 @@ def _write_report(
             worker=worker,
         )
     path = output or folder / store.REPORT
-    _write_page(path, page)
+    again = "run the command again" if output else f"write it with: arena report {folder}"
+    _write_page(path, page, rewrite=again)
     return path
 
 
@@ -892,8 +893,9 @@ def _page_path(output: str) -> Path:
     return path
 
 
-def _write_page(path: Path, page: str) -> None:
-    """Write an HTML page whole or not at all (a full disk keeps the page it had)."""
+def _write_page(path: Path, page: str, rewrite: str = "run the command again") -> None:
+    """Write an HTML page of stored games whole or not at all (a full disk keeps the page it
+    had, and says to free some space and do what ``rewrite`` says)."""
     from arena.league import store
 
     if path is STANDARD_OUTPUT:
@@ -902,7 +904,7 @@ def _write_page(path: Path, page: str) -> None:
     try:
         store.write_whole(path, page.encode("utf-8"))
     except OSError as exc:
-        raise UserError(f"cannot write {path}: {store.os_reason(exc)}") from None
+        raise UserError(f"cannot write {path}: {store.os_reason(exc, rewrite)}") from None
 
 
 @main.command(short_help="Write a page that steps through a stored game.")

@@ -6,6 +6,7 @@ Each test runs real leagues (the toy engine, real bot processes) through the com
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shlex
@@ -28,8 +29,10 @@ import tomli_w
 from click.testing import CliRunner, Result
 
 from arena.cli import DISQUALIFIED_EXIT, main
+from arena.errors import ResultsError
 from arena.league.runner import BlockFeed
 from arena.league.schedule import game_count
+from arena.league.store import os_reason, write_standings_file
 from tests.conftest import ROOT
 
 BOT = "python -m bots.random"
@@ -483,6 +486,50 @@ def test_a_full_disk_keeps_every_game_and_resumes(tmp_path: Path, here: Path, mo
     final = lines(out)
     assert final[: len(stored)] == stored
     assert len({r["id"] for r in final}) == len(final) == 3 * 12 * 2
+
+
+def test_a_full_disk_after_the_last_game_says_every_game_is_stored(
+    tmp_path: Path, here: Path, mounted: Any
+) -> None:
+    disk = mounted("size=256k")
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(league(rounds=2))
+    out = disk / "out"
+    assert arena("run", str(cfg), "--out", str(out), "--no-report").exit_code == 0
+    filler = fill(disk, leave=2)  # room for league.toml and the standings, not the report
+
+    result = arena("run", str(cfg), "--out", str(out))  # plays nothing: prints the standings
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == (
+        f"arena: error: cannot write {out / 'report.html'}: no space left on the device; free "
+        f"some space and write it with: arena report {out} (every game is stored; only this "
+        "file was not written)"
+    )
+    assert "Traceback" not in result.output
+    filler.unlink()
+    assert arena("report", str(out)).exit_code == 0  # as the message says
+
+    fill(disk, leave=0)
+    with pytest.raises(ResultsError) as caught:
+        write_standings_file(out, {"note": "x" * 8192})
+    assert str(caught.value) == (
+        f"{out / 'standings.toml'}: cannot write: no space left on the device; free some "
+        "space and run again: it plays no game and writes the standings and the report "
+        "(every game is stored; only this file was not written)"
+    )
+
+
+def test_a_full_disk_says_run_again_to_resume_only_while_games_remain() -> None:
+    with pytest.raises(OSError) as caught:  # every write to /dev/full fails: ENOSPC
+        Path("/dev/full").write_bytes(b"a game")
+    full = caught.value
+    assert full.errno == errno.ENOSPC
+    resume = "no space left on the device; free some space and run again to resume"
+    assert os_reason(full) == resume
+    assert os_reason(full, "write it with: arena report out") == (
+        "no space left on the device; free some space and write it with: arena report out "
+        "(every game is stored; only this file was not written)"
+    )
 
 
 def test_repairs_on_a_nearly_full_disk_copy_nothing_twice(

@@ -420,16 +420,19 @@ def _wrong(
 
 
 def write_standings_file(folder: Path, standings: Mapping[str, Any]) -> None:
-    """Write ``standings.toml`` (atomically: a reader never sees half a file)."""
-    write_toml(folder / STANDINGS, standings)
+    """Write ``standings.toml`` of a finished league (atomically: a reader never sees half a
+    file)."""
+    again = "run again: it plays no game and writes the standings and the report"
+    write_toml(folder / STANDINGS, standings, rewrite=again)
 
 
-def write_toml(path: Path, data: Mapping[str, Any]) -> None:
-    """Write a TOML file whole or not at all (no partial file is left behind on failure)."""
+def write_toml(path: Path, data: Mapping[str, Any], *, rewrite: str | None = None) -> None:
+    """Write a TOML file whole or not at all (no partial file is left behind on failure);
+    ``rewrite``: see :func:`os_reason`."""
     try:
         write_whole(path, tomli_w.dumps(dict(data)).encode("utf-8"))
     except OSError as exc:
-        raise ResultsError(f"{path}: cannot write: {os_reason(exc)}") from None
+        raise ResultsError(f"{path}: cannot write: {os_reason(exc, rewrite)}") from None
 
 
 def write_whole(path: Path, data: bytes) -> None:
@@ -465,10 +468,17 @@ def _is_special(path: Path) -> bool:
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
-def os_reason(exc: OSError) -> str:
-    if exc.errno == errno.ENOSPC:
+def os_reason(exc: OSError, rewrite: str | None = None) -> str:
+    """Why a file could not be read or written, in words. A full disk also says what to do
+    once space is freed: while games remain to be stored, run again to resume; when every
+    game is stored and only a file made from them failed (the standings, a report), what
+    ``rewrite`` says (``"write it with: arena report FOLDER"``)."""
+    if exc.errno != errno.ENOSPC:
+        return exc.strerror or str(exc)
+    if rewrite is None:
         return "no space left on the device; free some space and run again to resume"
-    return exc.strerror or str(exc)
+    stored = "every game is stored; only this file was not written"
+    return f"no space left on the device; free some space and {rewrite} ({stored})"
 
 
 def read_fingerprints(folder: Path) -> dict[str, dict[str, Any]]:
