@@ -22,7 +22,7 @@ from arena.errors import ConfigError, UserError
 from arena.words import counted
 
 if TYPE_CHECKING:
-    from arena.config import LeagueConfig
+    from arena.config import BotSpec, LeagueConfig
     from arena.game.referee import Step
     from arena.league.runner import LeagueOutcome
     from arena.record import GameRecord, GameRow
@@ -364,31 +364,38 @@ def _stored_so_far(league: LeagueConfig, folder: Path) -> LeagueOutcome:
 
 
 def _check_modules(league: LeagueConfig, config: str, *, remote: bool) -> None:
-    """Refuse a bot whose ``python -m MODULE`` names a module its interpreter cannot find
-    (it would forfeit every game at start-up); warn when that is not certain: another
-    interpreter (its own packages are not searched), or bots started on a cluster's workers
-    (``remote``), whose folders and ``PYTHONPATH`` may differ."""
+    """Refuse a bot of the league whose ``python -m MODULE`` names a module its interpreter
+    cannot find (:func:`_check_module`); bots started on a cluster's workers (``remote``),
+    whose folders and ``PYTHONPATH`` may differ, are only warned about."""
+    for bot in league.bots:
+        _check_module(bot, f"bot {bot.name!r}", f"{config}: ", remote=remote)
+
+
+def _check_module(bot: BotSpec, label: str, where: str = "", *, remote: bool = False) -> None:
+    """Refuse ``bot`` (called ``label``, in ``where``) if its ``python -m MODULE`` names a
+    module its interpreter cannot find: it would forfeit every game at start-up. Warn when
+    that is not certain: another interpreter (its own packages are not searched), or a bot
+    started elsewhere (``remote``)."""
     from arena.league.fingerprint import missing_module
 
-    for bot in league.bots:
-        missing = missing_module(bot)
-        if missing is None:
-            continue
-        module, certain = missing
-        if certain and not remote:
-            raise ConfigError(
-                f"{config}: bot {bot.name!r}: no module named {module!r} to run with -m "
-                "(searched as its Python would: the folder arena runs from, PYTHONPATH, "
-                "this Python's packages)"
-            )
-        if certain:
-            said = f"no module named {module!r} here; unless the cluster's workers find it"
-        else:
-            said = (
-                f"module {module!r} is not on its PYTHONPATH; unless {bot.argv()[0]} has it "
-                "among its own packages"
-            )
-        _say(f"warning: bot {bot.name!r}: {said}, the bot cannot start")
+    missing = missing_module(bot)
+    if missing is None:
+        return
+    module, certain = missing
+    if certain and not remote:
+        raise ConfigError(
+            f"{where}{label}: no module named {module!r} to run with -m "
+            "(searched as its Python would: the folder arena runs from, PYTHONPATH, "
+            "this Python's packages)"
+        )
+    if certain:
+        said = f"no module named {module!r} here; unless the cluster's workers find it"
+    else:
+        said = (
+            f"module {module!r} is not on its PYTHONPATH; unless {bot.argv()[0]} has it "
+            "among its own packages"
+        )
+    _say(f"warning: {label}: {said}, the bot cannot start")
 
 
 def _import_the_standings() -> None:
@@ -604,7 +611,7 @@ def play(
     """
     import trio
 
-    from arena.config import BotSpec, Limits, Policy, load_engine
+    from arena.config import HUMAN, BotSpec, Limits, Policy, load_engine
     from arena.tools.match import play_match
 
     game_engine = load_engine(engine)
@@ -616,7 +623,10 @@ def play(
     players = len(bots) + (human is not None)
     if players == 0:
         raise ConfigError("no players: give a --bot CMD for each seat (--human NAME to play)")
-    argvs = [_bot_argv(cmd) for cmd in bots]
+    for cmd in bots:
+        if cmd.strip() == HUMAN:
+            raise ConfigError(f"--bot {cmd!r}: to play a seat yourself, give --human NAME")
+    argvs = [_bot_argv(cmd, f"--bot {cmd!r}") for cmd in bots]
     if human is not None and show:
         raise ConfigError("--show draws every hand; it cannot be used with --human")
     if human is not None and human_seat >= players:
@@ -661,16 +671,18 @@ def play(
         click.echo(engines.guide(engine).end_line(record.detail))
 
 
-def _bot_argv(cmd: str) -> tuple[str, ...]:
-    """A ``--bot`` command split and checked; a bad one is an error naming it."""
-    from arena.config import HUMAN, parse_command
+def _bot_argv(cmd: str, label: str) -> tuple[str, ...]:
+    """A bot command given on the command line (as ``label``: ``--bot '...'``), split and
+    checked as a league's are: a missing program or script, or a ``python -m`` module its
+    Python cannot find, is an error naming it, before any bot starts."""
+    from arena.config import BotSpec, parse_command
 
-    if cmd.strip() == HUMAN:
-        raise ConfigError(f"--bot {cmd!r}: to play a seat yourself, give --human NAME")
     try:
-        return parse_command(cmd)
+        argv = parse_command(cmd)
     except ConfigError as exc:
-        raise ConfigError(f"--bot {cmd!r}: {exc}") from None
+        raise ConfigError(f"{label}: {exc}") from None
+    _check_module(BotSpec(label, argv), label)
+    return argv
 
 
 class _Narrator:
@@ -966,7 +978,7 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
     """
     import trio
 
-    from arena.config import BotSpec, parse_command
+    from arena.config import BotSpec
     from arena.league.store import TRANSCRIPTS, read_games, read_league
     from arena.tools.replay import read_transcript, replay_seat
 
@@ -981,7 +993,7 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
         )
     path = Path(folder) / TRANSCRIPTS / game_id / f"seat{seat}.jsonl"
     transcript = read_transcript(path)
-    bot = BotSpec("replayed", parse_command(command))
+    bot = BotSpec("replayed", _bot_argv(command, f"--bot {command!r}"))
     same = trio.run(lambda: replay_seat(transcript, bot, click.echo))
     sys.exit(0 if same else 1)
 
@@ -1030,13 +1042,13 @@ def check_bot_command(
     """
     import trio
 
-    from arena.config import Limits, default_players, load_engine, parse_command
+    from arena.config import Limits, default_players, load_engine
     from arena.tools.checkbot import check_bot
 
     game_engine = load_engine(engine)
     seats = players or default_players(game_engine)
     resolved = _checked(game_engine, seats, {})
-    parse_command(command)  # a missing program is a usage error, not a failed check
+    _bot_argv(command, repr(command))  # a missing program is a usage error, not a failed check
     limits = Limits(move_ms=move_ms, bank_ms=bank_ms, startup_ms=startup_ms)
     report = trio.run(
         lambda: check_bot(

@@ -207,6 +207,39 @@ def test_transcripts_replay_into_the_same_bot(
     assert processes_with(marker) == []
 
 
+@pytest.fixture
+def transcripts(tmp_path: Path, toy_engine: str, in_repo: Path) -> Path:
+    """A league's results folder whose games have transcripts (game t0-b0-r0 among them)."""
+    league = load(tmp_path, league_text(f"m{uuid.uuid4().hex[:8]}", rounds=1))
+    trio.run(lambda: run_league(league, tmp_path / "out", jobs=2, transcripts=True))
+    return tmp_path / "out"
+
+
+NO_MODULE = (
+    "no module named 'bots.nosuch' to run with -m (searched as its Python would: the folder "
+    "arena runs from, PYTHONPATH, this Python's packages)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "toy", "--bot", "python -m bots.nosuch", "--bot", "python -m bots.random"],
+        ["check-bot", "python -m bots.nosuch", "--engine", "toy"],
+        ["replay-seat", "{out}", "t0-b0-r0", "0", "--bot", "python -m bots.nosuch"],
+    ],
+    ids=["play", "check-bot", "replay-seat"],
+)
+def test_one_bot_commands_refuse_a_module_that_does_not_exist_as_run_does(
+    args: list[str], transcripts: Path
+) -> None:
+    args = [arg.format(out=transcripts) for arg in args]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    label = "'python -m bots.nosuch'" if args[0] == "check-bot" else "--bot 'python -m bots.nosuch'"
+    assert result.output == f"arena: error: {label}: {NO_MODULE}"
+
+
 def test_replay_seat_on_a_folder_that_is_not_a_league_says_so(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         main, ["replay-seat", str(tmp_path), "t0-b0-r0", "0", "--bot", "python -m bots.random"]
