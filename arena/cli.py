@@ -612,6 +612,7 @@ def play(
     import trio
 
     from arena.config import HUMAN, BotSpec, Limits, Policy, load_engine
+    from arena.game.botproc import StderrLog
     from arena.tools.match import play_match
 
     game_engine = load_engine(engine)
@@ -645,6 +646,7 @@ def play(
         names.insert(human_seat, human)
         person = (human_seat, HumanSeat(human, engine, TerminalConsole(), names))
     on_step = _Narrator(game_engine.name, players) if show else None
+    logs = {spec.name: StderrLog(None, 0) for spec in specs}  # shown under a bot's fault
     try:
         record = trio.run(
             lambda: play_match(
@@ -656,6 +658,7 @@ def play(
                 Policy(),
                 on_step,
                 person,
+                logs,
             )
         )
     except KeyboardInterrupt:  # the bots are ended by now
@@ -666,7 +669,11 @@ def play(
     commands = [shlex.join(spec.cmd) for spec in specs]
     if human is not None:
         commands.insert(human_seat, f"(you, {human})")
-    _print_game(record, commands)
+    stderr = {
+        position: logs[spec.name].last_lines()
+        for position, spec in zip(positions, specs, strict=True)
+    }
+    _print_game(record, commands, stderr)
     if human is not None and record.seats[human_seat].forfeit:
         click.echo(engines.guide(engine).end_line(record.detail))
 
@@ -706,7 +713,9 @@ class _Narrator:
         click.echo("\n".join(self._spectator.move(state, step.number, step.seat, step.action)))
 
 
-def _print_game(record: GameRecord, commands: list[str]) -> None:
+def _print_game(record: GameRecord, commands: list[str], stderr: Mapping[int, list[str]]) -> None:
+    """The result table, then each seat's fault notes with, for a bot, the last lines it
+    wrote to stderr (``stderr``, by seat)."""
     from tabulate import tabulate
 
     from arena.protocol import visible
@@ -725,6 +734,9 @@ def _print_game(record: GameRecord, commands: list[str]) -> None:
     for number, seat in enumerate(record.seats):
         for note in seat.notes:
             click.echo(f"seat {number}: {visible(note)}")
+        if seat.verdicts:
+            for line in stderr.get(number, []):
+                click.echo(f"seat {number}:   {line}")
 
 
 def _checked(engine: Engine, players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -971,6 +983,8 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
     recorded move (a note may differ: "same move"), 1 when it does not: reproduce a crash
     or an illegal move at home; 2 when there is nothing to feed (no game GAME_ID or seat
     SEAT, no transcript, a damaged one or a damaged folder); 130 when stopped (Ctrl-C).
+    Under a crash or a failed start come the last lines the bot wrote to stderr (its
+    traceback).
 
     \b
     Example:

@@ -240,6 +240,62 @@ def test_one_bot_commands_refuse_a_module_that_does_not_exist_as_run_does(
     assert result.output == f"arena: error: {label}: {NO_MODULE}"
 
 
+# a bot that answers 'hello' and raises on its first 'act': Python prints the traceback
+CRASHES_AT_FIRST_ACT = """import json, sys
+for line in sys.stdin:
+    kind = json.loads(line)["type"]
+    if kind == "hello":
+        print(json.dumps({"type": "ready", "name": "crashing"}), flush=True)
+    elif kind == "act":
+        raise RuntimeError("boom \\x1b[2J at the first act")
+"""
+
+
+def test_replay_seat_shows_the_traceback_of_a_bot_that_crashes(
+    transcripts: Path, tmp_path: Path
+) -> None:
+    script = tmp_path / "crashing_bot.py"
+    script.write_text(CRASHES_AT_FIRST_ACT)
+    result = CliRunner().invoke(
+        main, ["replay-seat", str(transcripts), "t0-b0-r0", "0", "--bot", f"python {script}"]
+    )
+    assert result.exit_code == 1, result.output
+    crash, heading, *said = result.output.splitlines()
+    assert crash.startswith("step ") and ": crash: closed its output" in crash
+    assert heading == "  last lines the bot wrote to stderr:"
+    assert said[0] == "  | Traceback (most recent call last):"
+    assert said[-1] == "  | RuntimeError: boom \\x1b[2J at the first act"  # shown, not obeyed
+
+
+def test_replay_seat_shows_what_a_bot_said_when_it_failed_to_start(
+    transcripts: Path, in_repo: Path
+) -> None:
+    bot = "python tests/hostile/crash_at_start.py"
+    result = CliRunner().invoke(
+        main, ["replay-seat", str(transcripts), "t0-b0-r0", "1", "--bot", bot]
+    )
+    assert result.exit_code == 1, result.output
+    assert result.output == (
+        "start-up failed: exited before answering 'hello' (exit status 3)\n"
+        "  last lines the bot wrote to stderr:\n"
+        "  | crash_at_start: giving up\n"
+    )
+
+
+def test_play_shows_the_traceback_of_a_bot_that_crashes(tmp_path: Path, in_repo: Path) -> None:
+    script = tmp_path / "crashing_bot.py"
+    script.write_text(CRASHES_AT_FIRST_ACT)
+    bots = ["--bot", f"python {script}", "--bot", "python -m bots.random"]
+    result = CliRunner().invoke(main, ["play", "space-five", *bots])
+    assert result.exit_code == 0, result.output  # the game was played out
+    said = result.output.split("seat 0: step 0: crash: closed its output", 1)[1].splitlines()
+    assert said[1:3] == [
+        "seat 0:   last lines the bot wrote to stderr:",
+        "seat 0:   | Traceback (most recent call last):",
+    ]
+    assert said[-1] == "seat 0:   | RuntimeError: boom \\x1b[2J at the first act"
+
+
 def test_replay_seat_on_a_folder_that_is_not_a_league_says_so(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         main, ["replay-seat", str(tmp_path), "t0-b0-r0", "0", "--bot", "python -m bots.random"]

@@ -158,12 +158,19 @@ async def _write_fd(fd: int, message: bytes | memoryview) -> None:
             raise trio.BrokenResourceError from exc
 
 
+STDERR_TAIL_LINES = 10  # the last lines of a bot's stderr shown under a fault
+STDERR_TAIL_WIDTH = 200  # characters of each such line
+_TAIL_BYTES = 4096  # what a log keeps in memory of the last bytes written
+
+
 @dataclass
 class StderrLog:
     """One bot's capped stderr log, shared by all its processes.
 
     Writing it never raises: a full disk or a shortage of descriptors loses log lines
-    (counted in ``dropped``, the reason kept in ``failure``), never the referee.
+    (counted in ``dropped``, the reason kept in ``failure``), never the referee. The last
+    bytes written are kept in memory too, with or without a file (and past the cap): they
+    are what :meth:`last_lines` shows under a fault.
     """
 
     path: Path | None
@@ -171,8 +178,11 @@ class StderrLog:
     written: int = 0
     dropped: int = 0
     failure: str = ""
+    recent: bytearray = field(default_factory=bytearray, repr=False)
 
     def write(self, chunk: bytes | bytearray) -> None:
+        self.recent += chunk
+        del self.recent[:-_TAIL_BYTES]
         if self.path is None:
             return
         kept = chunk[: max(0, self.cap - self.written)] if not self.failure else b""
@@ -189,6 +199,17 @@ class StderrLog:
                 kept, overflow = b"", len(chunk)
         self.written += len(kept)
         self.dropped += overflow
+
+    def last_lines(self) -> list[str]:
+        """What the bot last wrote to stderr, to show under a fault: a heading and at most
+        :data:`STDERR_TAIL_LINES` lines, each cut to :data:`STDERR_TAIL_WIDTH` characters
+        and its control characters made visible; nothing when it wrote nothing."""
+        text = self.recent.decode("utf-8", errors="replace")
+        lines = [line for line in text.splitlines() if line.strip()][-STDERR_TAIL_LINES:]
+        if not lines:
+            return []
+        shown = [f"| {protocol.visible(line[:STDERR_TAIL_WIDTH])}" for line in lines]
+        return ["last lines the bot wrote to stderr:", *shown]
 
 
 def _resource_limits(limits: Limits) -> list[tuple[int, int]]:

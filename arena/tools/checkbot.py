@@ -137,7 +137,8 @@ async def check_bot(
         if confined:
             _sandbox_denials(log, note)
         if report.problems:
-            _stderr_tail(log, note)
+            for line in log.last_lines():
+                note(f"      {line}")
     if report.think_ms:
         values = report.think_ms
         note(
@@ -174,16 +175,6 @@ def _judge(played: Played, seat: int, report: CheckReport, note: Callable[..., N
         note(f"FAIL  game {record.id}: {kind} x{count}: {EXPLAIN.get(kind, kind)}", problem=True)
     for line in outcome.notes:
         note(f"      {line}")
-
-
-def _stderr_tail(log: StderrLog, note: Callable[..., None], lines: int = 10) -> None:
-    if log.path is None or not log.path.exists():
-        return
-    tail = log.path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
-    if tail:
-        note("      last lines the bot wrote to stderr:")
-        for line in tail:
-            note(f"      | {line[:200]}")
 
 
 # what a program says when the sandbox hides a file, refuses a write or has no network

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.config import BotSpec, Limits, Policy
+from arena.game.botproc import StderrLog
 from arena.game.hosting import hosting
 from arena.game.referee import StepHook
 from arena.game.seats import Seat, hello_line
@@ -24,12 +25,13 @@ async def play_match(
     policy: Policy,
     on_step: StepHook | None = None,
     person: tuple[int, Seat] | None = None,
+    logs: Mapping[str, StderrLog] | None = None,
 ) -> GameRecord:
     """Start one process per seat, play one game, end every process; return the record.
 
     ``options`` are resolved ones (:func:`arena.config.check_game`). ``person`` seats
     someone who is not a process (the human seat) at that position; the bots fill the other
-    seats in order."""
+    seats in order. ``logs`` take each bot's stderr, by bot name (default: dropped)."""
     names = [bot.name for bot in bots]
     if person is not None:
         names.insert(person[0], person[1].name)
@@ -43,7 +45,7 @@ async def play_match(
         seating=tuple(names),
     )
     async with hosting("arena-play-") as host:
-        pools = {b.name: host.pool(b, hello) for b in bots}
+        pools = {b.name: host.pool(b, hello, (logs or {}).get(b.name)) for b in bots}
         table = Table(engine, options, limits, policy, pools)
         if person is not None:
             table.people = lambda name, engine, spec: person[1]

@@ -11,7 +11,7 @@ import trio
 from arena import protocol
 from arena.config import BotSpec
 from arena.errors import BotFault, BotProtocolError, ResultsError, UserError
-from arena.game.botproc import StderrLog
+from arena.game.botproc import BotProcess, StderrLog
 from arena.game.hosting import hosting
 from arena.game.referee import forfeit_ranks
 from arena.record import NOT_ASKED, GameRecord
@@ -135,7 +135,8 @@ async def replay_seat(
     """Feed a recorded seat's messages to ``bot``; say how each answer compares.
 
     Returns True when the bot made the recorded move at every ``act`` (its note may differ).
-    Its answers and faults are said with their control characters made visible.
+    Its answers and faults are said with their control characters made visible; under a
+    fault, the last lines the bot wrote to stderr (its traceback).
     """
 
     def tell(line: str) -> None:
@@ -145,35 +146,51 @@ async def replay_seat(
     if not sent or protocol.decode(sent[0])["type"] != "hello":
         raise UserError("the transcript does not start with 'hello'")
     answers = _recorded_answers(transcript)
-    same = True
+    log = StderrLog(None, 0)  # no file: its last lines are kept to show under a fault
+    same, fault = True, ""
     async with hosting("arena-replay-") as host:
         try:
-            process = await host.start(bot, (sent[0] + "\n").encode(), StderrLog(None, 0))
-        except BotFault as fault:
-            tell(f"start-up failed: {fault}")
-            return False
-        for index, line in enumerate(sent[1:], start=1):
-            message = protocol.decode(line)
-            data = (line + "\n").encode()
-            if message["type"] != "act":
-                await process.send(data)
-                continue
-            limit = (message.get("time_ms", 0) + message.get("bank_ms", 0)) / 1000
-            recorded = answers.get(index, "(no answer was recorded)")
-            try:
-                answer = (await process.ask(data, trio.current_time() + limit)).decode(
-                    "utf-8", "replace"
-                )
-            except BotFault as fault:
-                tell(f"step {message['step']}: {fault.verdict}: {fault} (recorded: {recorded})")
-                return False
-            verdict = _compared(answer, recorded)
-            same = same and verdict != "DIFFERS"
-            tell(
-                f"step {message['step']}: {verdict}: {answer}"
-                + ("" if answer == recorded else f" (recorded: {recorded})")
-            )
+            process = await host.start(bot, (sent[0] + "\n").encode(), log)
+        except BotFault as startup:
+            fault = f"start-up failed: {startup}"
+        else:
+            same, fault = await _feed(process, sent, answers, tell)
+    # told once the process has ended: its stderr is read to the end by then
+    if fault:
+        tell(fault)
+        for line in log.last_lines():
+            tell(f"  {line}")
+        return False
     return same
+
+
+async def _feed(
+    process: BotProcess, sent: list[str], answers: dict[int, str], tell: Callable[[str], None]
+) -> tuple[bool, str]:
+    """Send the recorded lines after ``hello`` and tell how each answer compares; whether
+    every move was the recorded one, and the fault that ended the replay ("" for none)."""
+    same = True
+    for index, line in enumerate(sent[1:], start=1):
+        message = protocol.decode(line)
+        data = (line + "\n").encode()
+        if message["type"] != "act":
+            await process.send(data)
+            continue
+        limit = (message.get("time_ms", 0) + message.get("bank_ms", 0)) / 1000
+        recorded = answers.get(index, "(no answer was recorded)")
+        try:
+            answer = (await process.ask(data, trio.current_time() + limit)).decode(
+                "utf-8", "replace"
+            )
+        except BotFault as fault:
+            return False, f"step {message['step']}: {fault.verdict}: {fault} (recorded: {recorded})"
+        verdict = _compared(answer, recorded)
+        same = same and verdict != "DIFFERS"
+        tell(
+            f"step {message['step']}: {verdict}: {answer}"
+            + ("" if answer == recorded else f" (recorded: {recorded})")
+        )
+    return same, ""
 
 
 def _compared(answer: str, recorded: str) -> str:
