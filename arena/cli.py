@@ -280,12 +280,17 @@ def run(
 
     def wrap_up(outcome: LeagueOutcome) -> None:
         """What a finished league prints and writes (called while the bots end)."""
+        from arena.league.store import bot_log
         from arena.protocol import visible
 
         if progress is not None:
             progress.finish()
         for name, reason in outcome.disqualified.items():
-            click.echo(f"arena: bot {name!r} was disqualified: {visible(reason)}", err=True)
+            click.echo(
+                f"arena: bot {name!r} was disqualified: {visible(reason)}; what it wrote to "
+                f"stderr is in {visible(str(bot_log(folder, name)))}",
+                err=True,
+            )
         if outcome.stopped_early:
             click.echo(f"arena: {outcome.stopped_early}", err=True)
         click.echo(

@@ -313,6 +313,22 @@ def test_a_disqualified_bot_stores_its_games_and_exits_3(tmp_path: Path, here: P
     assert len(lines(tmp_path / "out")) == 12
 
 
+def test_a_disqualification_names_the_log_that_holds_the_bots_stderr(
+    tmp_path: Path, here: Path
+) -> None:
+    script = tmp_path / "dead.py"
+    script.write_text("raise MemoryError('no room for the bot')\n")
+    text = league(("a", "b")) + f'[[bots]]\nname = "dead"\ncmd = "python {script}"\n'
+    result = run(tmp_path, text)
+    assert result.exit_code == DISQUALIFIED_EXIT, result.output
+    log = tmp_path / "out" / "logs" / "dead.log"
+    assert (
+        "arena: bot 'dead' was disqualified: exited before answering 'hello' (exit status 1); "
+        f"what it wrote to stderr is in {log}\n"
+    ) in result.output
+    assert "MemoryError: no room for the bot" in log.read_text()
+
+
 def test_a_disqualified_bots_own_words_are_shown_not_obeyed(tmp_path: Path, here: Path) -> None:
     """A bot that fails as the keeper does ("arena: cannot start ...", status 127) has its
     own words in the disqualification line: their control characters are shown, not sent to
@@ -330,7 +346,9 @@ def test_a_disqualified_bots_own_words_are_shown_not_obeyed(tmp_path: Path, here
     assert result.exit_code == DISQUALIFIED_EXIT, result.output
     assert "\x1b" not in result.output and "\x07" not in result.output
     shown = "cannot start \\x1b]0;PWNED\\x07\\x1b[2J\\x1b[32mfine\\x1b[0m"
-    assert f"arena: bot 'dead' was disqualified: {shown}\n" in result.output
+    where = out / "logs" / "dead.log"
+    assert f"arena: bot 'dead' was disqualified: {shown}; " in result.output
+    assert f"what it wrote to stderr is in {where}\n" in result.output
     assert said.encode() in (out / "logs" / "dead.log").read_bytes()
 
 

@@ -534,6 +534,11 @@ def _append_once(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
+def bot_log(folder: Path, bot: str) -> Path:
+    """Where the league in ``folder`` keeps what ``bot`` wrote to stderr (capped)."""
+    return folder / "logs" / f"{bot}.log"
+
+
 class ResultsDir:
     """A results folder opened for writing by one run (holds the lock until closed)."""
 
@@ -810,7 +815,7 @@ class ResultsDir:
             raise ResultsError(f"{path}: cannot write: {os_reason(exc)}") from None
 
     def log_path(self, bot: str) -> Path:
-        return self.folder / "logs" / f"{bot}.log"
+        return bot_log(self.folder, bot)
 
     def close(self) -> None:
         if self._games is not None:
