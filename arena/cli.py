@@ -680,7 +680,11 @@ def play(
     }
     _print_game(record, commands, stderr)
     if human is not None and record.seats[human_seat].forfeit:
-        click.echo(engines.guide(engine).end_line(record.detail))
+        # the person's seat told nothing more after the resignation: who won, by the ranks
+        from arena.show.human import forfeit_line
+
+        forfeits = {i: seat.forfeit for i, seat in enumerate(record.seats) if seat.forfeit}
+        click.echo(forfeit_line(forfeits, record.ranks))
 
 
 def _bot_argv(cmd: str, label: str) -> tuple[str, ...]:

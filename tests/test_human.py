@@ -13,6 +13,7 @@ import io
 import json
 import random
 import re
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -24,7 +25,7 @@ import trio
 import engines
 from arena.config import Limits, Policy
 from arena.game.local import play_local
-from arena.game.referee import play_game
+from arena.game.referee import forfeit_ranks, forfeited_seats, play_game
 from arena.game.seats import FunctionSeat, Seat
 from arena.game.spec import GameSpec
 from arena.record import GameRecord
@@ -126,6 +127,63 @@ def test_resigning_forfeits_the_seat_and_the_bots_finish() -> None:
     assert child.exitstatus == 0
     table = child.before
     assert re.search(r"\n\s+0\s+2\s+.*resign 1 \(forfeit: resign\)\s+\(you, Bo\)", table), table
+
+
+def play_piped(args: list[str], answers: str, tmp_path: Path) -> str:
+    """``arena play`` with the person's answers piped in; what it printed (status 0)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "arena", "play", *args],
+        cwd=str(ROOT),
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("engine", engines.names())
+def test_the_end_line_of_a_resigned_game_names_the_winner_by_rank(
+    engine: str, tmp_path: Path
+) -> None:
+    said = play_piped(
+        [engine, "--human", "Bo", "--bot", "python -m bots.random"], "q\ny\n", tmp_path
+    )
+    end = said.rstrip("\n").splitlines()[-1]
+    assert end == "Seat 0 resigned: it is ranked last, whatever the points; seat 1 wins."
+
+
+def test_the_end_line_after_a_bots_forfeit_names_the_winner_by_rank(tmp_path: Path) -> None:
+    crashing = tmp_path / "crashing_bot.py"
+    crashing.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    if json.loads(line)['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'ready', 'name': 'crashing'}), flush=True)\n"
+        "    elif json.loads(line)['type'] == 'act':\n"
+        "        sys.exit(1)\n"
+    )
+    args = ["cat-yard", "--human", "Bo", "--bot", f"python {crashing}"]
+    said = play_piped(args, "1\n" * 2000, tmp_path)
+    rows = result_rows(said)
+    assert rows[1][1] > rows[0][1]  # the bot had the points: the engine would name it winner
+    assert "Seat 1 forfeited: it is ranked last, whatever the points; seat 0 wins." in said
+    assert "most points wins" not in said
+    assert rows[0][0] == 1 and rows[1][0] == 2
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_forfeited_seats_reads_back_what_forfeit_ranks_did(players: int) -> None:
+    rng = random.Random(players)
+    for _ in range(200):
+        ranks = sorted(rng.randint(1, players) for _ in range(players))
+        ranks = [1 + sum(1 for r in ranks if r < rank) for rank in ranks]  # competition ranks
+        rng.shuffle(ranks)
+        out = [rng.random() < 0.4 for _ in range(players)]
+        final = forfeit_ranks(ranks, ["crash" if gone else None for gone in out])
+        left = forfeited_seats(ranks, final)
+        assert left == ([] if final == ranks else [s for s in range(players) if out[s]])
 
 
 def test_ctrl_c_at_the_prompt_stops_the_game_on_a_line_of_its_own() -> None:

@@ -105,6 +105,17 @@ def forfeit_ranks(ranks: Sequence[int], forfeited: Sequence[str | None]) -> list
     return adjusted
 
 
+def forfeited_seats(ranks: Sequence[int], final: Sequence[int]) -> list[int]:
+    """The seats :func:`forfeit_ranks` placed last, read back from the engine's ``ranks``
+    and the ``final`` ones: when it changed anything, exactly those sharing the last final
+    rank (every seat that played on ranks above them). Empty when it changed nothing: then
+    the engine's ranks stand, whoever forfeited."""
+    if list(ranks) == list(final):
+        return []
+    last = max(final)
+    return [seat for seat, rank in enumerate(final) if rank == last]
+
+
 async def play_game(
     engine: Engine,
     options: Mapping[str, Any],

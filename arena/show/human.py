@@ -24,10 +24,11 @@ import trio
 
 import engines
 from arena.errors import Resigned
+from arena.game.referee import forfeited_seats
 from arena.game.seats import Answer
 from arena.game.spec import GameSpec
 from engines.base import State
-from engines.guides import Guide
+from engines.guides import Guide, seats_text
 
 Action = dict[str, Any]
 WIDTH = 100
@@ -212,11 +213,16 @@ class HumanSeat:
             self._seating[s] if s < len(self._seating) else "" for s in range(len(result["ranks"]))
         ]
         names[seat] = f"you ({self.name})"
-        detail = state.result().detail
+        played = state.result()
         if len(names) == 1:
-            lines = solo_lines(self._guide, detail, result["scores"][0], names[0])
+            lines = solo_lines(self._guide, played.detail, result["scores"][0], names[0])
         else:
-            end_line = self._guide.end_line(detail)
+            # a bot that forfeited is ranked last: the engine's end line may name it the winner
+            left = forfeited_seats(played.ranks, result["ranks"])
+            if left:
+                end_line = forfeit_line(dict.fromkeys(left, ""), result["ranks"])
+            else:
+                end_line = self._guide.end_line(played.detail)
             lines = result_lines(end_line, result["scores"], result["ranks"], names)
         for line in lines:
             self._console.say(line)
@@ -238,6 +244,27 @@ class HumanSeat:
             "the referee finishes the game with random moves for it."
         )
         return Resigned(f"{self.name} resigned ({why})")
+
+
+def forfeit_line(forfeits: Mapping[int, str], ranks: Sequence[int]) -> str:
+    """The end of a game some seats left, in one sentence: who resigned or forfeited (a
+    reason in ``forfeits``, by seat; "" when not known) and who won by the final ``ranks``.
+    It stands in for the engine's end line, which names the winners by points as if every
+    seat had played on."""
+    left = sorted(forfeits)
+    said = ", ".join(f"seat {seat} {_left(forfeits[seat])}" for seat in left)
+    winners = [seat for seat, rank in enumerate(ranks) if rank == 1 and seat not in forfeits]
+    won = f"{seats_text(winners)} win{'s' if len(winners) == 1 else ''}"
+    ranked = "it is" if len(left) == 1 else "they are"
+    ending = won if winners else "nobody wins"
+    return f"{said[0].upper()}{said[1:]}: {ranked} ranked last, whatever the points; {ending}."
+
+
+def _left(reason: str) -> str:
+    """How a seat left the game: "resigned", "forfeited (crash)", "forfeited"."""
+    if reason == "resign":
+        return "resigned"
+    return f"forfeited ({reason})" if reason else "forfeited"
 
 
 def result_lines(
