@@ -504,7 +504,7 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
     """Print the standings of the league's games in ``folder`` (stored games outside the
     league in ``league.toml`` are counted in a note, not rated) and return them."""
     from arena.league import store
-    from arena.league.schedule import Shape
+    from arena.league.schedule import Shape, rules_of
     from arena.show import tables as report
     from arena.stats.ratings import GameColumns, standings_of_rows
 
@@ -517,7 +517,7 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
         if shape is None:
             return GameColumns.of(rows), 0
         keys = ("seating", "block", "rotation", "seed")
-        held = [shape.plays_row(*map(row.__getitem__, keys)) for row in rows]
+        held = [shape.plays_row(rules_of(row), *map(row.__getitem__, keys)) for row in rows]
         return GameColumns.of(list(compress(rows, held))), held.count(False)
 
     def tallied(batches: Iterable[tuple[GameColumns, int]]) -> Iterator[GameColumns]:
@@ -545,7 +545,8 @@ def _noting_outside(table: Standings, outside: int, league: Mapping[str, Any]) -
         verb = "is" if outside == 1 else "are"
         notes.append(
             f"{counted(outside, 'stored game')} {verb} not part of the league in {LEAGUE} "
-            f"(removed bots, sizes or rounds) and {verb} not rated."
+            f"(removed bots, sizes or rounds; another engine, version or options) and {verb} "
+            "not rated."
         )
     rated = {row.bot for row in table.rows}  # read_league checked that every bot has a name
     never = [bot["name"] for bot in league.get("bots", []) if bot["name"] not in rated]

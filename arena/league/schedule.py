@@ -121,20 +121,40 @@ def iter_blocks(
 
 _GAME_ID = re.compile(r"t(0|[1-9]\d*)-b(0|[1-9]\d*)-r(0|[1-9]\d*)")  # as block_games names
 
-_Game = tuple[tuple[str, ...], int, int]  # seating, block, seed: what makes a game the same
+RULES = ("engine", "engine_version", "options")
+"""The keys of ``league.toml`` that a stored game repeats and must hold as the league does:
+what its moves are played by (:func:`rules_of` reads them from either)."""
+
+Rules = tuple[str, str, Mapping[str, Any]]
+
+
+def rules_of(game_or_league: Mapping[str, Any]) -> Rules:
+    """The engine, engine version and options of a game's row or of a ``league.toml``."""
+    engine, version, options = map(game_or_league.__getitem__, RULES)
+    return engine, version, options
+
+
+def record_rules(record: GameRecord) -> Rules:
+    """:func:`rules_of` a stored game."""
+    return record.engine, record.engine_version, record.options
+
+
+# seating, block, seed, then the rules: what makes a game the same
+_Game = tuple[tuple[str, ...], int, int, str, str, Mapping[str, Any]]
 
 
 def misplaced(
     config: LeagueConfig, records: Iterable[GameRecord], known: Mapping[tuple[str, ...], int]
 ) -> dict[str, str]:
-    """The stored games whose id the schedule gives to another game (another seating, block or
-    seed): id -> how they differ. A game whose id the schedule gives to no game (a removed
-    bot's, a block beyond ``rounds``) is not misplaced: it is outside the league."""
+    """The stored games whose id the schedule gives to another game (another seating, block,
+    seed, engine, engine version or options): id -> how they differ. A game whose id the
+    schedule gives to no game (a removed bot's, a block beyond ``rounds``) is not misplaced:
+    it is outside the league."""
     scheduled = _scheduled_by_id(config, known)
     found = {}
     for record in records:
         theirs = scheduled(record.id)
-        mine = (record.seating, record.block, record.seed)
+        mine = (record.seating, record.block, record.seed, *record_rules(record))
         if theirs is not None and mine != theirs:
             found[record.id] = _differences(mine, theirs)
     return found
@@ -147,6 +167,7 @@ def _scheduled_by_id(
     by_number = dict(numbered(tables(config), known))
     blocks = _block_count(config)
     seed_of = cache(partial(block_seed, config.seed))  # one seed per table size and block
+    rules = rules_of(config.to_toml())
 
     def game(game_id: str) -> _Game | None:
         match = _GAME_ID.fullmatch(game_id)
@@ -156,7 +177,7 @@ def _scheduled_by_id(
         table = by_number.get(number)
         if table is None or block >= blocks or rotation >= len(table):
             return None
-        return rotations(table)[rotation], block, seed_of(len(table), block)
+        return rotations(table)[rotation], block, seed_of(len(table), block), *rules
 
     return game
 
@@ -165,14 +186,15 @@ def _differences(mine: _Game, theirs: _Game) -> str:
     """How a stored game differs from the scheduled game of its id."""
     return "; ".join(
         f"{name} {json.dumps(a)}, the league's {json.dumps(b)}"
-        for name, a, b in zip(("seating", "block", "seed"), mine, theirs, strict=True)
+        for name, a, b in zip(("seating", "block", "seed", *RULES), mine, theirs, strict=True)
         if a != b
     )
 
 
 @dataclass(frozen=True)
 class Shape:
-    """What decides whether a game belongs to a league: its field, sizes, mode and rounds."""
+    """What decides whether a game belongs to a league: its field, sizes, mode and rounds,
+    and the rules its games are played by (None: a ``league.toml`` that does not say)."""
 
     names: tuple[str, ...]
     players: tuple[int, ...]
@@ -181,6 +203,7 @@ class Shape:
     seed: int
     candidate: str | None = None
     sprt_table: tuple[str, ...] = ()
+    rules: Rules | None = None
 
     @classmethod
     def of(cls, league: Mapping[str, Any]) -> Shape | None:
@@ -198,6 +221,7 @@ class Shape:
             seed=league["seed"],
             candidate=league.get("candidate"),
             sprt_table=sprt_table,
+            rules=rules_of(league) if all(key in league for key in RULES) else None,
         )
 
     _seeds: dict[tuple[int, int], int] = field(default_factory=dict, compare=False, repr=False)
@@ -207,11 +231,18 @@ class Shape:
         seating, block and seed, under any rotation: a run then finds the game stored (it
         looks games up by those three) and counts it, and so the standings rate it. (A game
         whose table the league now names in another order, as after a change of the bots'
-        order or of a gauntlet's candidate, is such a game under another rotation.)"""
-        return self.plays_row(record.seating, record.block, record.rotation, record.seed)
+        order or of a gauntlet's candidate, is such a game under another rotation.) A game
+        played by other rules (engine, engine version, options) is never the league's."""
+        return self.plays_row(
+            record_rules(record), record.seating, record.block, record.rotation, record.seed
+        )
 
-    def plays_row(self, seating: Sequence[str], block: int, rotation: int, seed: int) -> bool:
-        """:meth:`plays` for a game given by its seating, block, rotation and seed."""
+    def plays_row(
+        self, rules: Rules, seating: Sequence[str], block: int, rotation: int, seed: int
+    ) -> bool:
+        """:meth:`plays` for a game given by its rules, seating, block, rotation and seed."""
+        if self.rules is not None and rules != self.rules:
+            return False
         if self._holds_row(seating, block, rotation, seed):  # its own rotation first
             return True
         others = (r for r in range(len(seating)) if r != rotation)

@@ -17,7 +17,8 @@ Reading warns of every line of ``games.jsonl`` that is not a game record or repe
 already read (naming its line number) and never counts it. A run repairs the folder when it
 opens it: such lines, and a last line cut short by a kill, are moved to the side file, so the
 folder ends consistent; a game already stored is never played again. A stored game whose id
-the league now gives to another game is moved aside too (:meth:`ResultsDir.set_aside`),
+the league now gives to another game (or that another engine, version or options played) is
+moved aside too (:meth:`ResultsDir.set_aside`),
 before that game is played: every id is in ``games.jsonl`` once.
 """
 
