@@ -35,9 +35,10 @@ import orjson
 import engines
 from arena import protocol
 from arena.errors import VERDICTS, RecordError
+from engines.base import OptionError
 
 if TYPE_CHECKING:
-    from engines.base import Engine
+    from engines.base import Engine, State
 
 FORMAT = 3
 NOTES_BUDGET = 2000
@@ -119,6 +120,19 @@ class GameRecord:
             return engines.get(self.engine)
         except engines.UnknownEngine as exc:
             raise RecordError(f"game {self.id}: {exc}") from None
+
+    def first_state(self) -> State:
+        """The game before its first move, dealt again from its seed by :meth:`rules`, with
+        its options as the engine checks them (defaults filled in, as ``arena run`` resolves
+        a league's); options the engine refuses are a :class:`RecordError` naming the game."""
+        engine = self.rules()
+        try:
+            options = engine.check(self.players, self.options)
+        except OptionError as exc:
+            raise RecordError(
+                f"game {self.id}: the stored options are not valid for this engine: {exc}"
+            ) from None
+        return engine.new_game(self.players, self.seed, options)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (see the module docstring)."""

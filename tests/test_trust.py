@@ -798,6 +798,35 @@ def test_a_game_of_an_engine_not_installed_here_is_one_line(tmp_path: Path, here
     one_error_line(arena("report", str(out)), "unknown engine 'chess'")
 
 
+def test_a_game_whose_stored_options_lack_one_is_replayed_with_its_default(
+    tmp_path: Path, here: Path
+) -> None:
+    """Stored options are checked by the engine as a league's are: one left out takes its
+    default (the toy's pile of 21, this league's), so the game is viewed and replayed."""
+    assert run(tmp_path, league()).exit_code == 0
+    out = tmp_path / "out"
+    _edit_game(out / "games.jsonl", "t0-b0-r0", {"options": {}})
+    viewed = arena("view", str(out), "t0-b0-r0")
+    assert viewed.exit_code == 0, viewed.output
+    shown = arena("replay", str(out), "t0-b0-r0", "--show")
+    assert shown.exit_code == 0, shown.output
+    assert "t0-b0-r0: reproduces the stored result" in shown.output
+
+
+def test_a_game_whose_stored_options_the_engine_refuses_is_one_line(
+    tmp_path: Path, here: Path
+) -> None:
+    assert run(tmp_path, league()).exit_code == 0
+    out = tmp_path / "out"
+    _edit_game(out / "games.jsonl", "t0-b0-r0", {"options": {"pile": "x"}})
+    refused = "game t0-b0-r0: the stored options are not valid for this engine: option 'pile'"
+    one_error_line(arena("view", str(out), "t0-b0-r0"), refused)
+    one_error_line(arena("replay", str(out), "t0-b0-r0", "--show"), refused)
+    replayed = arena("replay", str(out), "t0-b0-r0")
+    assert replayed.exit_code == 1, replayed.output
+    assert f"t0-b0-r0: does NOT reproduce: {refused}" in replayed.output
+
+
 def test_an_anchor_rating_that_is_not_a_number_says_how_to_write_one(
     tmp_path: Path, here: Path
 ) -> None:

@@ -10,13 +10,13 @@ import trio
 
 from arena import protocol
 from arena.config import BotSpec
-from arena.errors import BotFault, BotProtocolError, ResultsError, UserError
+from arena.errors import BotFault, BotProtocolError, RecordError, ResultsError, UserError
 from arena.game.botproc import BotProcess, StderrLog
 from arena.game.hosting import hosting
 from arena.game.referee import forfeit_ranks
 from arena.record import NOT_ASKED, GameRecord
 from arena.show.spectator import Spectator
-from engines.base import EngineError, OptionError
+from engines.base import EngineError
 
 
 def replay_record(record: GameRecord) -> list[str]:
@@ -28,10 +28,9 @@ def replay_record(record: GameRecord) -> list[str]:
             f"engine version is {engine.version}, the game was played with {record.engine_version}"
         )
     try:
-        options = engine.check(record.players, record.options)
-    except OptionError as exc:
-        return [*problems, f"the stored options are not valid for this engine: {exc}"]
-    state = engine.new_game(record.players, record.seed, options)
+        state = record.first_state()
+    except RecordError as exc:  # options the engine refuses (its name was checked above)
+        return [*problems, str(exc)]
     for step, index in enumerate(record.moves):
         legal = state.legal_actions()
         if state.to_move() is None or not 0 <= index < len(legal):
@@ -54,8 +53,7 @@ def replay_record(record: GameRecord) -> list[str]:
 def narrate(record: GameRecord) -> Iterator[str]:
     """The stored game told as :class:`arena.show.spectator.Spectator` tells it (as ``arena
     play --show`` prints it), each move with its bot and think time (and the bot's note)."""
-    engine = record.rules()
-    state = engine.new_game(record.players, record.seed, dict(record.options))
+    state = record.first_state()
     said = {step: text for seat in record.seats for step, text in seat.bot_notes}
     turns = [iter(seat.think_us) for seat in record.seats]
     spectator = Spectator(record.engine, record.players)

@@ -41,11 +41,10 @@ _STEP_NOTE = re.compile(r"^step (\d+): ")
 
 def game_data(record: GameRecord) -> dict[str, Any]:
     """The viewer's data for one stored game (see :mod:`viewer.js` for its use)."""
-    engine = record.rules()
+    state = record.first_state()
     picture_of = engines.picture(record.engine)
     guide = guide_of(record.engine)
     players = record.players
-    state = engine.new_game(players, record.seed, dict(record.options))
     pictures: dict[str, int] = {}
 
     def picture(svg: str) -> int:
