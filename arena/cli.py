@@ -859,6 +859,9 @@ def replay(folder: str, game_id: str, show: bool) -> None:
 def report(folder: str, output: str | None, games: int) -> None:
     """Write a self-contained HTML report of the league stored in FOLDER.
 
+    A game picked for a viewer that cannot be re-played (its moves or options damaged) is
+    named in the report instead, with a warning; the exit status stays 0.
+
     \b
     Example:
       arena report results/demo -o demo.html
@@ -906,6 +909,7 @@ def _write_report(
             games=games,
             fingerprints=fingerprints,
             worker=worker,
+            warn=_say,
         )
     path = output or folder / store.REPORT
     again = "run the command again" if output else f"write it with: arena report {folder}"

@@ -827,6 +827,26 @@ def test_a_game_whose_stored_options_the_engine_refuses_is_one_line(
     assert f"t0-b0-r0: does NOT reproduce: {refused}" in replayed.output
 
 
+def test_a_report_with_a_game_that_does_not_replay_is_written_without_its_viewer(
+    tmp_path: Path, here: Path
+) -> None:
+    """One stored game whose moves do not replay costs only its viewer: ``arena report``
+    and ``arena run`` write the report, which names the game and why, with one warning."""
+    text = league(("a", "b"), rounds=1)
+    assert run(tmp_path, text).exit_code == 0
+    out = tmp_path / "out"
+    _edit_game(out / "games.jsonl", "t0-b0-r0", {"moves": [99999]})
+    why = "game t0-b0-r0: move 0 is not legal in the replay"
+    for result in (arena("report", str(out)), run(tmp_path, text)):
+        assert result.exit_code == 0, result.output
+        warnings = [line for line in result.output.splitlines() if "warning" in line]
+        assert warnings == [f"arena: warning: {why}; the report has no viewer for it"]
+        page = (out / "report.html").read_text()
+        assert f"Not replayed: no viewer</strong><ul><li>{why}</li></ul>" in page
+        assert 'id="game-t0-b0-r0"' not in page
+        assert 'id="game-t0-b0-r1"' in page
+
+
 def test_an_anchor_rating_that_is_not_a_number_says_how_to_write_one(
     tmp_path: Path, here: Path
 ) -> None:

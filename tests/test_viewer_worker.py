@@ -63,14 +63,16 @@ def test_a_worker_that_died_costs_only_time(
     assert data_blocks(records, worker) == [data_block(record) for record in records]
 
 
-def test_a_game_the_worker_cannot_draw_fails_here_with_the_usual_error(
+def test_a_game_the_worker_cannot_draw_is_the_usual_error_in_its_place(
     records: list[GameRecord], worker: ViewerWorker
 ) -> None:
     broken = dataclasses.replace(records[1], moves=(10_000, *records[1].moves[1:]))
     with pytest.raises(UserError, match="move 0 is not legal in the replay"):
         data_block(broken)
-    with pytest.raises(UserError, match="move 0 is not legal in the replay"):
-        data_blocks([records[0], broken, records[2]], worker)
+    first, problem, third = data_blocks([records[0], broken, records[2]], worker)
+    assert [first, third] == [data_block(records[0]), data_block(records[2])]
+    assert isinstance(problem, UserError)
+    assert str(problem) == f"game {broken.id}: move 0 is not legal in the replay"
     assert data_blocks(records[:2], worker) == [data_block(r) for r in records[:2]]
 
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from arena.errors import ResultsError
-from arena.league.store import LEAGUE
+from arena.errors import ResultsError, UserError
+from arena.league.store import LEAGUE, Warn
 from arena.record import NOT_ASKED, GameRecord
 from arena.show.caveats import caveats
 from arena.show.html import charts
@@ -43,10 +43,12 @@ def build_report(
     games: int,
     fingerprints: Mapping[str, Mapping[str, Any]] | None = None,
     worker: ViewerWorker | None = None,
+    warn: Warn | None = None,
 ) -> str:
     """The report page of the league stored in ``folder``; ``games`` bounds the viewers;
     ``fingerprints`` are the folder's ``bots.toml`` (what each bot was when it played);
-    ``worker`` draws every other viewer on another core."""
+    ``worker`` draws every other viewer on another core; ``warn`` hears of each picked game
+    that cannot be replayed (the page says so in place of its viewer)."""
     if not isinstance(league.get("engine"), str):
         raise ResultsError(f"{folder / LEAGUE}: damaged: it names no engine")
     try:
@@ -114,7 +116,7 @@ def build_report(
             sections.append(_section(title, f"<p>{words}</p>{_figure(svg)}"))
         elif title == "Faults by verdict":
             sections.append(_section(title, "<p>No bot fault in any game.</p>"))
-    sections.append(_section("Games", _games(folder, records, standings, games, worker)))
+    sections.append(_section("Games", _games(folder, records, standings, games, worker, warn)))
     subtitle = (
         f"{engine.title}: {counted(len(records), 'game')}, {counted(standings.units, 'block')}, "
         f"written {time.strftime('%Y-%m-%d %H:%M %Z')}"
@@ -316,8 +318,15 @@ def _games(
     standings: Standings,
     limit: int,
     worker: ViewerWorker | None,
+    warn: Warn | None,
 ) -> str:
-    picked = pick_games(records, standings, limit)
+    chosen = pick_games(records, standings, limit)
+    drawn = data_blocks([record for record, _ in chosen], worker)
+    picked = [
+        (record, why, block)
+        for (record, why), block in zip(chosen, drawn, strict=True)
+        if isinstance(block, str)
+    ]
     command = f"arena view {shlex.quote(str(folder))} GAME_ID"
     intro = (
         f"<p>{len(picked):,} of {counted(len(records), 'game')} can be stepped through here "
@@ -325,6 +334,7 @@ def _games(
         f"game: <code>{escape(command)}</code> writes its viewer page; the ids are in "
         "<code>games.jsonl</code>.</p>"
     )
+    intro += _not_replayed([block for block in drawn if isinstance(block, UserError)], warn)
     if not picked:
         return intro
     rows = "".join(
@@ -332,7 +342,7 @@ def _games(
         f"{escape(r.id)}</button></td><td class='name'>{escape(why)}</td>"
         f"<td class='name'>{escape(' vs '.join(r.seating))}</td>"
         f"<td class='name'>{escape(', '.join(f'{s:g}' for s in r.scores))}</td></tr>"
-        for r, why in picked
+        for r, why, _ in picked
     )
     table = (
         "<table><thead><tr><th class='name'>game</th><th class='name'>why</th>"
@@ -341,4 +351,16 @@ def _games(
     )
     first = picked[0][0].id
     pane = f'<div class="viewer" id="viewer" data-first="{escape(first)}"></div>'
-    return intro + table + pane + "".join(data_blocks([r for r, _ in picked], worker))
+    return intro + table + pane + "".join(block for _, _, block in picked)
+
+
+def _not_replayed(problems: Sequence[UserError], warn: Warn | None) -> str:
+    """The page's word on the picked games that cannot be replayed, each named with why
+    (``warn`` hears of each too); empty when there is none."""
+    if not problems:
+        return ""
+    for problem in problems:
+        if warn is not None:
+            warn(f"warning: {problem}; the report has no viewer for it")
+    items = "".join(f"<li>{escape(str(problem))}</li>" for problem in problems)
+    return f'<div class="warnings"><strong>Not replayed: no viewer</strong><ul>{items}</ul></div>'

@@ -31,6 +31,7 @@ from pathlib import Path
 import orjson
 
 import engines
+from arena.errors import UserError
 from arena.forked import cores
 from arena.record import GameRecord
 from arena.show.html.viewer import data_block
@@ -111,16 +112,27 @@ class ViewerWorker:
             process.wait()
 
 
-def data_blocks(records: Sequence[GameRecord], worker: ViewerWorker | None) -> list[str]:
-    """Each record's viewer data block (:func:`~arena.show.html.viewer.data_block`): with a
+def data_blocks(
+    records: Sequence[GameRecord], worker: ViewerWorker | None
+) -> list[str | UserError]:
+    """Each record's viewer data block (:func:`~arena.show.html.viewer.data_block`), or the
+    error that says why it cannot be drawn (a game whose moves do not replay): with a
     worker, every other one drawn there while this process draws the rest."""
     theirs = list(records[1::2])
     if worker is None or not theirs or not worker.ask(theirs):
-        return [data_block(record) for record in records]
-    mine = [data_block(record) for record in records[::2]]
+        return [_drawn(record) for record in records]
+    mine = [_drawn(record) for record in records[::2]]
     answered = worker.answers(len(theirs))
-    drawn = [block or data_block(record) for record, block in zip(theirs, answered, strict=True)]
+    drawn = [block or _drawn(record) for record, block in zip(theirs, answered, strict=True)]
     return [(mine if index % 2 == 0 else drawn)[index // 2] for index in range(len(records))]
+
+
+def _drawn(record: GameRecord) -> str | UserError:
+    """The record's data block, or why it cannot be drawn."""
+    try:
+        return data_block(record)
+    except UserError as problem:
+        return problem
 
 
 def main() -> None:
