@@ -845,6 +845,28 @@ def test_a_report_with_a_game_that_does_not_replay_is_written_without_its_viewer
         assert 'id="game-t0-b0-r1"' in page
 
 
+def test_a_report_with_a_game_whose_options_the_engine_refuses_is_written_without_it(
+    tmp_path: Path, here: Path
+) -> None:
+    """A league.toml that names no options cannot tell a game of other options from the
+    league's: the game is rated, and the report's viewer of it is the one left out."""
+    assert run(tmp_path, league(("a", "b"), rounds=1)).exit_code == 0
+    out = tmp_path / "out"
+    path = out / "league.toml"
+    resolved = tomllib.loads(path.read_text())
+    del resolved["options"]
+    path.write_text(tomli_w.dumps(resolved))
+    _edit_game(out / "games.jsonl", "t0-b0-r0", {"options": {"pile": "x"}})
+    reported = arena("report", str(out))
+    assert reported.exit_code == 0, reported.output
+    warnings = [line for line in reported.output.splitlines() if "warning" in line]
+    assert len(warnings) == 1, reported.output
+    assert warnings[0].startswith(
+        "arena: warning: game t0-b0-r0: the stored options are not valid for this engine: "
+    )
+    assert 'id="game-t0-b0-r0"' not in (out / "report.html").read_text()
+
+
 def test_an_anchor_rating_that_is_not_a_number_says_how_to_write_one(
     tmp_path: Path, here: Path
 ) -> None:
