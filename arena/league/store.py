@@ -18,8 +18,8 @@ already read (naming its line number) and never counts it. A run repairs the fol
 opens it: such lines, and a last line cut short by a kill, are moved to the side file, so the
 folder ends consistent; a game already stored is never played again. A stored game whose id
 the league now gives to another game (or that another engine, version or options played) is
-moved aside too (:meth:`ResultsDir.set_aside`),
-before that game is played: every id is in ``games.jsonl`` once.
+moved aside too (:meth:`ResultsDir.set_aside`), before that game is played: every id is in
+``games.jsonl`` once.
 """
 
 from __future__ import annotations
