@@ -20,6 +20,7 @@ Nothing here imports the referee; the referee never imports a game's rules.
 from __future__ import annotations
 
 import importlib
+import json
 import random
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -69,6 +70,17 @@ class OptionError(EngineError):
     """An engine option that is unknown or has a bad value."""
 
 
+_KIND_WORDS: dict[type, str] = {bool: "true or false", str: "a string", list: "a list"}
+
+
+def _spelled(value: Any) -> str:
+    """An option's value as JSON and TOML write it (``true``, ``"x"``, ``[1, 2]``)."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One declared engine option (a variant), with its default and its checks.
@@ -85,20 +97,20 @@ class OptionSpec:
     maximum: int | None = None
 
     def check(self, name: str, value: Any) -> Any:
-        """Return ``value`` if it is valid for this option, else raise :class:`OptionError`."""
+        """Return ``value`` if it is valid for this option, else raise :class:`OptionError`
+        (its value written as the league file and ``--option`` write it: ``true``, ``"x"``)."""
         if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise OptionError(f"option {name!r} must be an integer, got {value!r}")
+            raise OptionError(f"option {name!r} must be an integer, got {_spelled(value)}")
         if self.kind is not int and not isinstance(value, self.kind):
-            raise OptionError(
-                f"option {name!r} must be of type {self.kind.__name__}, got {value!r}"
-            )
+            kind = _KIND_WORDS.get(self.kind, f"a {self.kind.__name__}")
+            raise OptionError(f"option {name!r} must be {kind}, got {_spelled(value)}")
         if self.choices is not None and value not in self.choices:
-            allowed = ", ".join(repr(c) for c in self.choices)
-            raise OptionError(f"option {name!r} must be one of {allowed}, got {value!r}")
+            allowed = ", ".join(map(_spelled, self.choices))
+            raise OptionError(f"option {name!r} must be one of {allowed}, got {_spelled(value)}")
         if self.minimum is not None and value < self.minimum:
-            raise OptionError(f"option {name!r} must be >= {self.minimum}, got {value!r}")
+            raise OptionError(f"option {name!r} must be >= {self.minimum}, got {value}")
         if self.maximum is not None and value > self.maximum:
-            raise OptionError(f"option {name!r} must be <= {self.maximum}, got {value!r}")
+            raise OptionError(f"option {name!r} must be <= {self.maximum}, got {value}")
         return value
 
 

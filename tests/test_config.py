@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
+import engines
 from arena import config
 from arena.errors import ConfigError
+from engines.base import OptionError
 
 GOOD = """
 name = "t"
@@ -211,3 +213,27 @@ def test_rounds_in_an_sprt_league_is_warned_about(tmp_path: Path, toy_engine: st
         f"{tmp_path / 'league.toml'}: rounds: has no effect in an SPRT league, which plays "
         "blocks until its test decides (at most sprt.max_blocks); remove it",
     )
+
+
+@pytest.mark.parametrize(
+    ("engine", "options", "message"),
+    [
+        ("space-five", {"young": 1}, "option 'young' must be true or false, got 1"),
+        ("space-five", {"rounds": True}, "option 'rounds' must be an integer, got true"),
+        (
+            "space-five",
+            {"deal_counts": "49,30"},
+            "option 'deal_counts' must be a list, got \"49,30\"",
+        ),
+        ("good-boy", {"variant": 2}, "option 'variant' must be a string, got 2"),
+        ("good-boy", {"variant": "easy"}, 'must be one of "standard", "hard", got "easy"'),
+    ],
+)
+def test_an_engine_option_error_spells_the_value_as_the_league_file_does(
+    engine: str, options: dict[str, object], message: str
+) -> None:
+    """The values a league file's ``[options]`` and ``--option KEY=VALUE`` write (TOML and
+    JSON agree on these): ``true``, ``"hard"``; not Python's ``True``, ``'hard'``."""
+    with pytest.raises(OptionError) as raised:
+        engines.get(engine).check(2, options)
+    assert message in str(raised.value)
