@@ -113,7 +113,7 @@ def odd_folder(folder: Path) -> int:
     mixed = lines[:30] + old[:6] + lines[30:45] + damaged + lines[45:] + old[6:]
     mixed += [lines[3], lines[60][:40]]  # a second copy of a game; a line cut short
     (folder / GAMES).write_bytes(b"".join(mixed))
-    (folder / "league.toml").write_text('name = "odd"\n')  # the standings need no engine
+    (folder / "league.toml").write_text('name = "odd"\nengine = "sim"\n')
     return len(mixed)
 
 

@@ -43,7 +43,6 @@ from typing import IO, Any, NamedTuple, TypeVar
 import orjson
 import tomli_w
 
-import engines
 from arena.errors import RecordError, ResultsError
 from arena.forked import Forked, second_core
 from arena.league.changes import (
@@ -348,12 +347,6 @@ def _is_table(value: Any) -> bool:
     return isinstance(value, dict)
 
 
-def _is_engine(value: Any) -> bool:
-    """A registered engine's name (every command that reads the folder can then rely on it:
-    the report and the viewers replay its games)."""
-    return isinstance(value, str) and value in engines.names()
-
-
 def _list_of(fits: Callable[[Any], bool]) -> Callable[[Any], bool]:
     return lambda value: isinstance(value, list) and all(map(fits, value))
 
@@ -373,7 +366,7 @@ _LIMITS = _Kind("a table of integers", _table_of(_is_int))
 # field.
 _LEAGUE_FIELDS = {
     "name": _STRING,
-    "engine": _Kind("an engine of this arena (arena engines lists them)", _is_engine),
+    "engine": _STRING,
     "engine_version": _STRING,
     "players": _Kind("a list of integers", _list_of(_is_int)),
     "mode": _STRING,

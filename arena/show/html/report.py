@@ -49,9 +49,12 @@ def build_report(
     ``fingerprints`` are the folder's ``bots.toml`` (what each bot was when it played);
     ``worker`` draws every other viewer on another core; ``warn`` hears of each picked game
     that cannot be replayed (the page says so in place of its viewer)."""
-    if "engine" not in league:
+    if not isinstance(league.get("engine"), str):
         raise ResultsError(f"{folder / LEAGUE}: damaged: it names no engine")
-    engine = engines.get(league["engine"])  # read_league checked that it is one of ours
+    try:
+        engine = engines.get(league["engine"])
+    except engines.UnknownEngine as exc:  # a plug-in engine not registered here
+        raise ResultsError(f"{folder / LEAGUE}: {exc}") from None
     summary = _summary(folder, league, engine.title, records, standings, fingerprints or {})
     think, per_move, without = _think_times(records)
     think_words = (
