@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import uuid
@@ -20,7 +21,7 @@ from click.testing import CliRunner
 from arena import config, protocol
 from arena.cli import main
 from arena.errors import ConfigError
-from arena.game import sandbox
+from arena.game import sandbox, seccomp
 from arena.game.botproc import StderrLog
 from arena.game.hosting import hosting
 from arena.league.runner import run_league
@@ -144,8 +145,65 @@ def test_check_bot_reports_what_the_sandbox_refused(tmp_path: Path) -> None:
 
 def inside(argv: list[str]) -> subprocess.CompletedProcess[str]:
     """``argv`` run in the sandbox a bot gets (without its keeper); its output as text."""
-    command = sandbox.wrap(argv, disk_mb=1, packages=())
-    return subprocess.run(command, capture_output=True, text=True, timeout=30, check=False)
+    with sandbox.refusals() as refused:
+        return subprocess.run(
+            sandbox.wrap(argv, disk_mb=1, packages=(), refused=refused),
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+            pass_fds=() if refused is None else (refused,),
+        )
+
+
+def root_bot_league(tmp_path: Path, probe: Path, marker: str) -> tuple[str, Path]:
+    """A two-bot league file of the toy engine: ``probe`` (a script run with this Python)
+    against the random bot; the file's text and the results folder."""
+    text = (
+        'name = "root"\nengine = "toy"\nplayers = 2\n'
+        "[limits]\nstartup_ms = 10000\n"
+        f'[[bots]]\nname = "probe"\ncmd = "python {probe} {marker}"\n'
+        '[[bots]]\nname = "other"\ncmd = "python -m bots.random"\n'
+    )
+    return text, tmp_path / "out"
+
+
+@needs_bwrap
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a root referee's bot keeps a capability")
+def test_a_file_handle_does_not_open_the_file_system_past_the_view(tmp_path: Path) -> None:
+    """A root referee's bot keeps CAP_DAC_READ_SEARCH, to read what is in view whatever the
+    permissions; with it, open_by_handle_at would open the root of the file system behind
+    /usr by its inode, and the whole host with it. The sandbox's seccomp filter refuses it."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    bot = ROOT / "tests" / "hostile" / "file_handle.py"
+    text, out = root_bot_league(tmp_path, bot, marker)
+    path = tmp_path / "league.toml"
+    path.write_text(text)
+    outcome = trio.run(lambda: run_league(config.load(path), out, jobs=1))
+    log = (out / "logs" / "probe.log").read_text()
+    assert outcome.played == outcome.scheduled == 2
+    assert "handle: refused: Operation not permitted" in log, log
+    assert "handle: opened" not in log, log
+    assert processes_left(marker, tmp_path) == []
+
+
+@needs_bwrap
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a root referee's bot keeps a capability")
+def test_a_bot_in_a_folder_only_root_may_read_still_plays(tmp_path: Path) -> None:
+    """Why the capability is kept: a bot whose folder is root's alone (0700, as /root is)
+    still reads its own script under the user the sandbox gives it."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    bot = private / "bot.py"
+    bot.write_text(OTHER_BOT)
+    text, out = root_bot_league(tmp_path, bot, marker)
+    path = tmp_path / "league.toml"
+    path.write_text(text)
+    outcome = trio.run(lambda: run_league(config.load(path), out, jobs=1))
+    records = read_games(out)
+    assert outcome.played == outcome.scheduled == 2
+    assert all(not seat.verdicts for record in records for seat in record.seats), records
 
 
 @needs_bwrap
@@ -312,3 +370,28 @@ def _ways_to_the_interpreter(folder: Path) -> set[str]:
     ways |= {way.resolve() for way in ways}
     below = [way.relative_to(folder) for way in ways if way.is_relative_to(folder)]
     return {part for way in below for part in way.parts[:1]}
+
+
+@pytest.mark.parametrize(("machine", "numbers"), [("x86_64", {304, 342}), ("aarch64", {265, 371})])
+def test_the_filter_refuses_open_by_handle_at_by_its_number_on_each_architecture(
+    machine: str, numbers: set[int]
+) -> None:
+    """The numbers the filter compares with: open_by_handle_at's on the machine and on the
+    32-bit code it also runs (x86-64's x32 calls carry a high bit)."""
+    code = seccomp.program(machine)
+    assert code is not None
+    compared = {k for op, _, _, k in struct.iter_unpack("=HBBI", code) if op == 0x15}
+    assert numbers <= {k & ~0x40000000 for k in compared}
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a root referee's bot keeps a capability")
+def test_without_a_filter_a_root_referees_bot_keeps_no_capability() -> None:
+    """On a machine whose call numbers are not known here there is no filter, and then the
+    capability it makes safe is not given (a bot folder only root may read does not work)."""
+    assert seccomp.program("s390x") is None
+    argv = sandbox.wrap(["true"], disk_mb=1, packages=(), refused=None)
+    assert "--seccomp" not in argv
+    assert not any("dac_read_search" in word.lower() for word in argv), argv
+    with_filter = sandbox.wrap(["true"], disk_mb=1, packages=(), refused=7)
+    assert with_filter[with_filter.index("--seccomp") + 1] == "7"
+    assert "--ambient-caps=+dac_read_search" in with_filter

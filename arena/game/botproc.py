@@ -240,12 +240,19 @@ def raise_open_files_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def _command(spec: BotSpec, mode: str) -> list[str]:
-    """The bot's command, under the sandbox if ``mode`` says so, under its keeper."""
+def _command(spec: BotSpec, mode: str, refused: int | None) -> list[str]:
+    """The bot's command, under the sandbox if ``mode`` says so (``refused``: the descriptor
+    of :func:`sandbox.refusals`), under its keeper."""
     argv = spec.argv()
     if mode == "bwrap":
         shown = sandbox.python_packages(argv, os.getcwd()) + tuple(python_path()[1:])
-        argv = sandbox.wrap(argv, disk_mb=spec.limits.disk_mb, packages=shown, hidden=spec.hidden)
+        argv = sandbox.wrap(
+            argv,
+            disk_mb=spec.limits.disk_mb,
+            packages=shown,
+            hidden=spec.hidden,
+            refused=refused,
+        )
     limits = ",".join(f"{which}:{value}" for which, value in _resource_limits(spec.limits))
     return [sys.executable, "-I", "-S", "-c", _KEEPER, _KEEPER_FOLDER, limits, "--", *argv]
 
@@ -599,15 +606,17 @@ async def host_bot(
         mode = sandbox.resolve(spec.sandbox)
         workdir.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
-        process = await trio.lowlevel.open_process(
-            _command(spec, mode),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=str(workdir),
-            env=bot_environment(sandbox.HOME if mode == "bwrap" else str(workdir)),
-            start_new_session=True,
-        )
+        with sandbox.refusals() if mode == "bwrap" else contextlib.nullcontext() as refused:
+            process = await trio.lowlevel.open_process(
+                _command(spec, mode, refused),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=str(workdir),
+                env=bot_environment(sandbox.HOME if mode == "bwrap" else str(workdir)),
+                start_new_session=True,
+                pass_fds=() if refused is None else (refused,),
+            )
     except OSError as exc:
         shutil.rmtree(workdir, ignore_errors=True)
         if exc.errno in _SHORTAGES:

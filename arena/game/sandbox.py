@@ -10,7 +10,9 @@ has its own pid, network (no interface but its own loopback, which bubblewrap br
 IPC and UTS namespaces (its host name is ``arena``). When the referee runs as root the bot
 runs as a user and group of its own (drawn for each process, so that ``processes`` counts
 that process and its descendants alone) with one capability, to read (never write) whatever
-is in its view, so that a bot folder only root may read still works. Otherwise it runs as
+is in its view, so that a bot folder only root may read still works, under a seccomp filter
+(:mod:`arena.game.seccomp`) refusing the one call that would take that right past its view
+(no filter for this machine: no capability either). Otherwise it runs as
 the referee's user in a user namespace of its own, in which it cannot create another where
 bubblewrap has ``--disable-userns`` (0.8 and later); a root referee's bot, in none, may
 create one. ``docs/robustness.md`` lists it all.
@@ -26,10 +28,12 @@ import secrets
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from arena.config import python_module
 from arena.errors import ConfigError
+from arena.game import seccomp
 
 # A root referee runs each bot process as a user of its own, drawn from the ids systemd's
 # allocation (its UIDS-GIDS.md) leaves unused: no system account, regular user, dynamic
@@ -107,12 +111,32 @@ def _missing_tool() -> str:
 
 
 def _start_trial() -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        wrap(["true"], disk_mb=1, packages=()),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    with refusals() as refused:  # a bubblewrap or kernel that cannot take it fails here
+        return subprocess.Popen(
+            wrap(["true"], disk_mb=1, packages=(), refused=refused),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            pass_fds=() if refused is None else (refused,),
+        )
+
+
+@contextlib.contextmanager
+def refusals() -> Iterator[int | None]:
+    """For one bubblewrap start: a descriptor from which it reads the seccomp filter of the
+    calls a bot is refused (:mod:`arena.game.seccomp`), closed on leaving (the child keeps
+    its copy); None on a machine whose call numbers are not known here."""
+    code = seccomp.program()
+    if code is None:
+        yield None
+        return
+    read, write = os.pipe()
+    try:
+        os.write(write, code)  # a few hundred bytes: far below a pipe's capacity
+        os.close(write)
+        yield read
+    finally:
+        os.close(read)
 
 
 def resolve(requested: str) -> str:
@@ -138,11 +162,18 @@ def resolve(requested: str) -> str:
 
 
 def wrap(
-    argv: list[str], *, disk_mb: int, packages: tuple[str, ...], hidden: tuple[str, ...] = ()
+    argv: list[str],
+    *,
+    disk_mb: int,
+    packages: tuple[str, ...],
+    hidden: tuple[str, ...] = (),
+    refused: int | None = None,
 ) -> list[str]:
     """``argv`` inside the sandbox. ``packages``: folders to show read-only at their paths;
     ``hidden``: folders that stay out of view even inside a shown one (each is an empty
-    folder there: the league's results folder beside a bot's script)."""
+    folder there: the league's results folder beside a bot's script); ``refused``: the
+    descriptor of :func:`refusals`, inherited by bubblewrap (without one, a root referee's
+    bot does not get the capability the filter makes safe)."""
     system: list[str] = ["--ro-bind", "/usr", "/usr"]
     for path in _SYSTEM_LINKS:
         if os.path.islink(path):
@@ -168,23 +199,28 @@ def wrap(
     namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
     namespaces += ["--hostname", HOSTNAME]  # else the new UTS namespace keeps the host's name
     namespaces.append("--unshare-cgroup-try")
+    if refused is not None:
+        namespaces += ["--seccomp", str(refused)]
     if os.geteuid() == 0:
         # root: no user namespace (it would map the bot back to root); drop to a user of its
         # own inside, keeping only the right to read what is in view (a bot's folder may be
-        # root's own)
+        # root's own), and that only under the filter refusing open_by_handle_at, through
+        # which the same right reads the whole file system behind any mount in view
         user = _bot_id()
+        reads = refused is not None
+        kept = ",+dac_read_search" if reads else ""
         command = [
             "setpriv",
             f"--reuid={user}",
             f"--regid={user}",
             "--clear-groups",
-            "--inh-caps=-all,+dac_read_search",
-            "--ambient-caps=+dac_read_search",
-            "--bounding-set=-all,+dac_read_search",
+            f"--inh-caps=-all{kept}",
+            *(["--ambient-caps=+dac_read_search"] if reads else []),
+            f"--bounding-set=-all{kept}",
             "--",
             *argv,
         ]
-        for capability in ("CAP_SETUID", "CAP_SETGID", "CAP_DAC_READ_SEARCH"):
+        for capability in ("CAP_SETUID", "CAP_SETGID", *["CAP_DAC_READ_SEARCH"] * reads):
             namespaces += ["--cap-add", capability]
     else:
         command = argv
