@@ -91,7 +91,7 @@ class BotSpec:
     limits: Limits = Limits()  # the league's, with this bot's overrides applied
     overrides: Mapping[str, int] = field(default_factory=dict)
     sandbox: str = "auto"  # see arena.game.sandbox
-    hidden: tuple[str, ...] = ()  # folders the sandbox keeps out of view (LeagueConfig.hiding)
+    hidden: tuple[str, ...] = ()  # paths the sandbox keeps out of view (LeagueConfig.hiding)
 
     @property
     def is_human(self) -> bool:
@@ -151,9 +151,11 @@ class LeagueConfig:
         return tuple(b.name for b in self.bots if b.is_human)
 
     def hiding(self, folder: Path) -> LeagueConfig:
-        """This league with ``folder`` (its results) kept out of every sandboxed bot's view:
-        a bot's own folder is shown whole, and the results folder may be inside it."""
-        hidden = (os.path.abspath(folder),)
+        """This league with ``folder`` (its results) and its league file (``source``, when
+        it was read from one) kept out of every sandboxed bot's view: a bot's own folder is
+        shown whole, and either may be inside it."""
+        league_file = (os.path.abspath(self.source),) if os.path.isfile(self.source) else ()
+        hidden = (os.path.abspath(folder), *league_file)
         return replace(self, bots=tuple(replace(bot, hidden=hidden) for bot in self.bots))
 
     def to_toml(self) -> dict[str, Any]:

@@ -98,23 +98,29 @@ def test_sandboxed_bot_sees_only_its_own(tmp_path: Path) -> None:
 
 
 @needs_bwrap
-def test_the_results_folder_in_a_bots_own_folder_stays_hidden(tmp_path: Path) -> None:
+@pytest.mark.parametrize("place", [".", "leagues"])
+def test_the_results_folder_and_league_file_in_a_bots_own_folder_stay_hidden(
+    tmp_path: Path, place: str
+) -> None:
     """A bot's folder is shown whole: with the league file and the results beside the bot's
-    script (writing-a-bot.md's layout), the results folder is shown empty."""
+    script (writing-a-bot.md's layout), or the league file in a folder of its own there,
+    the results folder is shown empty and the league file (its seed) cannot be read."""
     marker = f"m{uuid.uuid4().hex[:8]}"
     folder = tmp_path / "my-bot"
     folder.mkdir()
     for name in ("sandbox_probe.py", "_common.py"):
         shutil.copy(PROBE.parent / name, folder / name)
+    path = folder / place / "league.toml"
+    path.parent.mkdir(exist_ok=True)
     out = folder / "results" / "mine"
-    reads = [f"--read={out / 'league.toml'}", f"--read={out / 'games.jsonl'}"]
+    reads = [f"--read={out / 'league.toml'}", f"--read={out / 'games.jsonl'}", f"--read={path}"]
     lists = [f"--list={folder}", f"--list={out}"]
     probes = reads + lists
-    path = folder / "league.toml"
+    script = folder / "sandbox_probe.py"
     path.write_text(
-        'name = "mine"\nengine = "toy"\nplayers = 2\nrounds = 2\n'
+        'name = "mine"\nengine = "toy"\nplayers = 2\nrounds = 2\nseed = 8675309\n'
         "[limits]\nstartup_ms = 10000\n"
-        f'[[bots]]\nname = "probe"\ncmd = "python sandbox_probe.py {" ".join(probes)} {marker}"\n'
+        f'[[bots]]\nname = "probe"\ncmd = "python {script} {" ".join(probes)} {marker}"\n'
         '[[bots]]\nname = "other"\ncmd = "python -m bots.random"\n'
     )
     outcome = trio.run(lambda: run_league(config.load(path), out, jobs=1))
@@ -126,6 +132,36 @@ def test_the_results_folder_in_a_bots_own_folder_stays_hidden(tmp_path: Path) ->
     for read in reads:
         assert f"probe: read refused: {read.split('=', 1)[1]}:" in log, log
     assert processes_left(marker, tmp_path) == []
+
+
+@needs_bwrap
+def test_a_league_file_stays_hidden_in_a_bots_folder_named_through_a_link(
+    tmp_path: Path,
+) -> None:
+    """The bot's folder is shown at the path its command names, here through a symbolic
+    link; the league file, named by its real path, is covered at the path the bot sees."""
+    real = tmp_path / "real"
+    real.mkdir()
+    league = real / "league.toml"
+    league.write_text("seed = 8675309\n")
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    look = link / "look.py"
+    look.write_text(
+        "import os, sys\n"
+        "folder = os.path.dirname(sys.argv[0])\n"
+        "print(sorted(os.listdir(folder)))\n"
+        "try:\n"
+        "    print(open(os.path.join(folder, 'league.toml')).read())\n"
+        "except OSError as exc:\n"
+        "    print('refused', exc.strerror)\n"
+    )
+    command = sandbox.wrap(
+        [sys.executable, str(look)], disk_mb=1, packages=(), hidden=(str(league),)
+    )
+    seen = subprocess.run(command, capture_output=True, text=True, timeout=30, check=False)
+    assert seen.returncode == 0, seen.stderr
+    assert seen.stdout.splitlines() == ["['league.toml', 'look.py']", "refused Permission denied"]
 
 
 @needs_bwrap

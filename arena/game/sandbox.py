@@ -5,9 +5,10 @@ A sandboxed bot sees a minimal file system: the system's programs and libraries 
 the time zone, the TLS certificates, never ``/etc/ssl/private``), the interpreter that runs
 the arena, the bot's own folder and the Python packages it is started from (read-only), and
 a private, size-bounded, writable ``/tmp`` that is its working directory, ``HOME`` and
-``TMPDIR``. Nothing else of the host: no home folders, no other bots, no results folder. It
-has its own pid, network (no interface but its own loopback, which bubblewrap brings up),
-IPC and UTS namespaces (its host name is ``arena``). When the referee runs as root the bot
+``TMPDIR``. Nothing else of the host: no home folders, no other bots, no results folder
+nor league file (covered where they lie inside a shown folder). It has its own pid, network
+(no interface but its own loopback, which bubblewrap brings up), IPC and UTS namespaces
+(its host name is ``arena``). When the referee runs as root the bot
 runs as a user and group of its own (drawn for each process, so that ``processes`` counts
 that process and its descendants alone) with one capability, to read (never write) whatever
 is in its view, so that a bot folder only root may read still works, under a seccomp filter
@@ -170,10 +171,10 @@ def wrap(
     refused: int | None = None,
 ) -> list[str]:
     """``argv`` inside the sandbox. ``packages``: folders to show read-only at their paths;
-    ``hidden``: folders that stay out of view even inside a shown one (each is an empty
-    folder there: the league's results folder beside a bot's script); ``refused``: the
-    descriptor of :func:`refusals`, inherited by bubblewrap (without one, a root referee's
-    bot does not get the capability the filter makes safe)."""
+    ``hidden``: folders and files that stay out of view even inside a shown one (the league's
+    results folder and its league file beside a bot's script; see :func:`_covers`);
+    ``refused``: the descriptor of :func:`refusals`, inherited by bubblewrap (without one, a
+    root referee's bot does not get the capability the filter makes safe)."""
     system: list[str] = ["--ro-bind", "/usr", "/usr"]
     for path in _SYSTEM_LINKS:
         if os.path.islink(path):
@@ -190,12 +191,7 @@ def wrap(
     early = [path for path in shown if not _below(path, HOME)]
     late = [path for path in shown if _below(path, HOME)]
     binds = [_binds(paths) for paths in (early, late)]
-    covers = [
-        flag
-        for path in map(os.path.normpath, hidden)
-        if any(path != folder and _below(path, folder) for folder in shown)
-        for flag in ("--perms", "0555", "--tmpfs", path)
-    ]
+    covers = _covers(hidden, shown)
     namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
     namespaces += ["--hostname", HOSTNAME]  # else the new UTS namespace keeps the host's name
     namespaces.append("--unshare-cgroup-try")
@@ -298,6 +294,29 @@ def _shown(argv: list[str], packages: tuple[str, ...]) -> list[str]:
         and not any(other != path and _below(path, other) for other in existing)
     ]
     return sorted(kept, key=lambda path: (path.count("/"), path))
+
+
+def _covers(hidden: tuple[str, ...], shown: list[str]) -> list[str]:
+    """What covers each of ``hidden`` that lies inside a ``shown`` folder, at its path in
+    view (a folder is shown at the path it was named by, perhaps through a symbolic link):
+    an empty folder in place of a folder; in place of a file, the null device, which a bot
+    cannot open (a bind is mounted ``nodev``). One inside another hidden one is covered with
+    it already."""
+    paths = [os.path.realpath(path) for path in hidden]
+    flags: list[str] = []
+    for path in paths:
+        if any(other != path and _below(path, other) for other in paths):
+            continue
+        for folder in shown:
+            real = os.path.realpath(folder)
+            if path == real or not _below(path, real):
+                continue
+            cover = folder + path[len(real) :]
+            if os.path.isfile(path):
+                flags += ["--ro-bind", "/dev/null", cover]
+            else:
+                flags += ["--perms", "0555", "--tmpfs", cover]
+    return flags
 
 
 def _binds(paths: list[str]) -> list[str]:
