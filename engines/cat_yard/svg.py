@@ -18,7 +18,11 @@ SHORT = {"milk": "mk", "food": "fd", "mouse": "ms", "yarn": "yn"}
 BAIT = {first + i: symbols for first, copies, symbols, _ in BAIT_ROWS for i in range(copies)}
 CATS = {row[0]: (row[1], row[2]) for row in CAT_ROWS}
 W, H = 58, 56
+WIDTH = 560
 STACK_X = 60 + 4 * (W + 8) + 12
+CATS_X = 170
+CATS_PER_LINE = (WIDTH - 8 - CATS_X + 4) // (W + 4)
+"""A seat's won cats fill lines of this many, as many lines as it takes."""
 
 
 def _bait(canvas: Canvas, x: float, y: float, card: int) -> None:
@@ -38,7 +42,7 @@ def _cat(canvas: Canvas, x: float, y: float, cat: int, used: bool = False) -> No
 
 def draw(views: Views) -> str:
     view = any_view(views)
-    width = 560
+    width = WIDTH
     canvas = Canvas(width)
     state = "game over" if view["to_move"] is None else f"seat {view['to_move']} to move"
     canvas.text(
@@ -90,7 +94,15 @@ def draw(views: Views) -> str:
         canvas.text(
             12, y + 16, f"{seat_label(seat, view)}: {points} pt", bold=True, fill=seat_colour(seat)
         )
-        for i, (cat, used) in enumerate(cats):
-            _cat(canvas, 170 + i * (W + 4), y, cat, bool(used))
-        y += max(H, 20) + 8 if cats else 26
+        y += _won_cats(canvas, y, cats) + 8 if cats else 26
     return canvas.render(y + 8)
+
+
+def _won_cats(canvas: Canvas, top: int, cats: list[list[int]]) -> int:
+    """Draw a seat's won cats in lines of :data:`CATS_PER_LINE` from ``top``; return the
+    height they take."""
+    for i, (cat, used) in enumerate(cats):
+        line, column = divmod(i, CATS_PER_LINE)
+        _cat(canvas, CATS_X + column * (W + 4), top + line * (H + 6), cat, bool(used))
+    lines = -(-len(cats) // CATS_PER_LINE)
+    return lines * (H + 6) - 6

@@ -1,0 +1,65 @@
+"""The engines' table pictures at their extremes: everything drawn lies inside the picture."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import engines
+from engines.cat_yard.data import CAT_ROWS
+from engines.testing import new_game
+
+EM = {"normal": 0.58, "bold": 0.62}
+"""A generous mean width of one character of sans-serif text, in font sizes (the pictures'
+lines measure 0.42-0.53 in a browser)."""
+
+
+def _spans(svg: str) -> list[tuple[str, float, float]]:
+    """Every rectangle, circle and line of text as (what, left, right), in picture units."""
+    spans = []
+    for element in ET.fromstring(svg).iter():
+        tag = element.tag.rpartition("}")[2]
+        get = element.attrib.get
+        if tag == "rect" and get("x") is not None:
+            x = float(get("x", "0"))
+            spans.append((f"rect at {x:g}", x, x + float(get("width", "0"))))
+        elif tag == "circle":
+            x, r = float(get("cx", "0")), float(get("r", "0"))
+            spans.append((f"circle at {x:g}", x - r, x + r))
+        elif tag == "text":
+            words = element.text or ""
+            em = EM["bold" if get("font-weight") == "bold" else "normal"]
+            wide = len(words) * float(get("font-size", "12")) * em
+            start = (
+                float(get("x", "0"))
+                - {"start": 0, "middle": wide / 2, "end": wide}[get("text-anchor", "start")]
+            )
+            spans.append((f"text {words!r}", start, start + wide))
+    return spans
+
+
+def _outside(svg: str) -> list[str]:
+    """What sticks out of the picture's width (left of 0 or right of its width)."""
+    width = float(ET.fromstring(svg).attrib["width"])
+    return [what for what, left, right in _spans(svg) if left < 0 or right > width]
+
+
+def _draw(name: str, views: dict[int, Any]) -> str:
+    picture = engines.picture(name)
+    assert picture is not None
+    return picture.draw(views)
+
+
+def test_cat_yard_draws_every_cat_of_a_seat_that_won_them_all() -> None:
+    """A seat's row of won cats wraps to further lines: all 30 cats are inside the picture,
+    however many a seat holds."""
+    state = new_game(engines.get("cat-yard"), 3, 1)
+    view = dict(state.observation(0))
+    every_cat = [[row[0], i % 2] for i, row in enumerate(CAT_ROWS)]
+    position, _, _ = view["players"][0]
+    points = sum(row[2] for row in CAT_ROWS)
+    view["players"] = [[position, points, every_cat], *view["players"][1:]]
+    svg = _draw("cat-yard", {0: view})
+    assert _outside(svg) == []
+    cats = [text for text in ET.fromstring(svg).iter() if (text.text or "").endswith(" pt")]
+    assert len(cats) >= len(CAT_ROWS)
