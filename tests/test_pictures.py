@@ -7,6 +7,7 @@ from typing import Any
 
 import engines
 from engines.cat_yard.data import CAT_ROWS
+from engines.space_five.rules import NAMES
 from engines.testing import new_game
 
 EM = {"normal": 0.58, "bold": 0.62}
@@ -63,3 +64,14 @@ def test_cat_yard_draws_every_cat_of_a_seat_that_won_them_all() -> None:
     assert _outside(svg) == []
     cats = [text for text in ET.fromstring(svg).iter() if (text.text or "").endswith(" pt")]
     assert len(cats) >= len(CAT_ROWS)
+
+
+def test_space_five_solo_draws_a_discard_pile_of_the_whole_deck() -> None:
+    """The solo discard pile wraps to further lines: all 100 cards are inside the picture."""
+    state = new_game(engines.get("space-five"), 1, 1)
+    view = dict(state.observation(0))
+    view["discard_pile"] = [name for name in NAMES for _ in range(4)]
+    svg = _draw("space-five", {0: view})
+    assert _outside(svg) == []
+    drawn = [text.text for text in ET.fromstring(svg).iter() if text.text in NAMES]
+    assert drawn.count("E5") >= 4

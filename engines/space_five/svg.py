@@ -19,6 +19,8 @@ PRIVATE = True
 BACKGROUNDS = {"1": "#9ed59b", "2": "#8fc1e8", "3": "#c9c9c9", "4": "#f2c879", "5": "#e8a3c9"}
 CELL = 36
 CARD_W, CARD_H = 30, 40
+PILE_PITCH = 22
+"""Room for one card name of the discard pile (two characters at size 11, and a gap)."""
 
 
 def draw(views: Views) -> str:
@@ -37,11 +39,22 @@ def draw(views: Views) -> str:
         label = seat_label(seat, view)
         canvas.raw(_seat(seat, top + seat * 62, width, label, view["stack_sizes"][seat], hand))
     bottom = top + players * 62
-    extra = f"box {view['box_size']}"
+    canvas.text(12, bottom + 16, f"box {view['box_size']}", size=11)
     if "discard_pile" in view:
-        extra += f"   discard pile: {' '.join(view['discard_pile']) or '-'}"
-    canvas.text(12, bottom + 16, extra, size=11)
+        bottom = _discard_pile(canvas, bottom + 16, width, view["discard_pile"])
     return canvas.render(bottom + 26)
+
+
+def _discard_pile(canvas: Canvas, y: float, width: int, names: list[str]) -> float:
+    """The solo discard pile, oldest first, in as many lines as the picture's width needs;
+    return the baseline of its last line."""
+    canvas.text(80, y, f"discard pile ({len(names)}):" + ("" if names else " -"), size=11)
+    per_line = (width - 24) // PILE_PITCH
+    for start in range(0, len(names), per_line):
+        y += 15
+        for i, name in enumerate(names[start : start + per_line]):
+            canvas.text(12 + i * PILE_PITCH, y, name, size=11)
+    return y
 
 
 def _layout_text(entries: list[list[Any]]) -> str:
