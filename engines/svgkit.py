@@ -30,11 +30,12 @@ class Picture(NamedTuple):
     view is the whole table, so a viewer may draw it once."""
 
 
-SEAT_COLOURS = ("#d1495b", "#2e86ab", "#3f9b4f", "#e0a100", "#7b4fa0")
-"""One colour per seat (seat 0 first), used by every engine's picture."""
+SEAT_COLOURS = ("#b8323f", "#1f6f91", "#2e7d3c", "#8a5a00", "#7b4fa0")
+"""One colour per seat (seat 0 first), used by every engine's picture: dark enough for
+text on the paper or white (contrast at least 4.5:1), and white text reads on each."""
 INK = "#222"
 PAPER = "#fbf8f1"
-MUTED = "#8a8a8a"
+MUTED = "#6b6b6b"
 HIDDEN = "#b9b3a6"
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
+import pytest
+
 import engines
 from engines.cat_yard.data import CAT_ROWS
 from engines.space_five.rules import NAMES
-from engines.testing import new_game
+from engines.svgkit import INK, MUTED, PAPER, SEAT_COLOURS
+from engines.testing import new_game, random_playout
 
 EM = {"normal": 0.58, "bold": 0.62}
 """A generous mean width of one character of sans-serif text, in font sizes (the pictures'
@@ -75,3 +78,63 @@ def test_space_five_solo_draws_a_discard_pile_of_the_whole_deck() -> None:
     assert _outside(svg) == []
     drawn = [text.text for text in ET.fromstring(svg).iter() if text.text in NAMES]
     assert drawn.count("E5") >= 4
+
+
+def _luminance(colour: str) -> float:
+    digits = colour.lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(d * 2 for d in digits)
+    channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(one: str, other: str) -> float:
+    """The WCAG contrast ratio of two ``#rgb`` or ``#rrggbb`` colours."""
+    light, dark = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def _low_contrast_text(svg: str) -> list[str]:
+    """Each text whose colour has contrast under 4.5:1 with what it is drawn on (the last
+    filled rectangle drawn before it around its middle, else the paper)."""
+    filled: list[tuple[float, float, float, float, str]] = []
+    low = []
+    for element in ET.fromstring(svg).iter():
+        tag, get = element.tag.rpartition("}")[2], element.attrib.get
+        fill = get("fill", "none")
+        if tag == "rect" and get("x") is not None and fill.startswith("#"):
+            x, y = float(get("x", "0")), float(get("y", "0"))
+            filled.append((x, y, float(get("width", "0")), float(get("height", "0")), fill))
+        elif tag == "text":
+            x, y = float(get("x", "0")), float(get("y", "0")) - float(get("font-size", "12")) / 3
+            under = [
+                f for left, top, w, h, f in filled if left <= x <= left + w and top <= y <= top + h
+            ]
+            ground = under[-1] if under else PAPER
+            if _contrast(get("fill", INK), ground) < 4.5:
+                low.append(f"{get('fill', INK)} on {ground}")
+    return low
+
+
+def test_every_seat_colour_and_grey_note_reads_on_paper_and_white() -> None:
+    for colour in (*SEAT_COLOURS, MUTED):
+        for ground in (PAPER, "#fff"):
+            assert _contrast(colour, ground) >= 4.5, (colour, ground)
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_every_text_of_every_engines_picture_reads_on_what_it_is_drawn_on(name: str) -> None:
+    """Labels in seat colours, grey notes, and the text on cards and on seat-coloured board
+    cells all have contrast at least 4.5:1, at every step of a game of five seats or fewer."""
+    picture = engines.picture(name)
+    assert picture is not None
+    seats = 4 if name != "little-everdell" else 2
+    low: set[str] = set()
+
+    def check(current: Any) -> None:
+        views = {seat: current.observation(seat) for seat in range(seats)}
+        low.update(_low_contrast_text(picture.draw(views)))
+
+    random_playout(engines.get(name), seats, 5, each_step=check)
+    assert sorted(low) == []

@@ -40,9 +40,9 @@ def _slot(canvas: Canvas, x: float, y: float, card_id: str, rot: int) -> None:
     owner = _owner(card_id)
     row = ROWS.get(card_id)
     if owner is not None:
-        fill = seat_colour(owner)
+        fill, ink = seat_colour(owner), "#fff"
     else:
-        fill = KIND_FILL.get(row.kind if row else "", "#eee")
+        fill, ink = KIND_FILL.get(row.kind if row else "", "#eee"), INK
     canvas.rect(x, y, CELL, CELL, fill, stroke="none", radius=0)
     mask = rotate(edge_mask(row.edges), rot) if row else 15
     sides = (
@@ -56,8 +56,8 @@ def _slot(canvas: Canvas, x: float, y: float, card_id: str, rot: int) -> None:
             canvas.line(x1, y1, x2, y2, MUTED, 0.6)
         else:
             canvas.line(x1, y1, x2, y2, INK, 3.5)
-    canvas.text(x + CELL / 2, y + 22, card_id, size=10, anchor="middle", bold=True)
-    canvas.text(x + CELL / 2, y + 38, _contents(card_id), size=10, anchor="middle")
+    canvas.text(x + CELL / 2, y + 22, card_id, size=10, anchor="middle", bold=True, fill=ink)
+    canvas.text(x + CELL / 2, y + 38, _contents(card_id), size=10, anchor="middle", fill=ink)
 
 
 def draw(views: Views) -> str:
