@@ -121,6 +121,31 @@ def test_on_a_narrow_screen_only_tables_and_plots_scroll(
     assert narrow.errors == []
 
 
+def test_on_a_phone_the_game_picture_keeps_its_size_and_scrolls_in_its_box(
+    small_league: Path, browser: Any, tmp_path: Path
+) -> None:
+    """At 390 px the report's viewer and a game's page draw the picture at its own width (its
+    text as large as on a wide screen) in a box that scrolls sideways; the page does not."""
+    record = read_games(small_league)[0]
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    phone = Page(context.new_page())
+    for path in (small_league / "report.html", _write_view(small_league, record, tmp_path)):
+        phone.open(path)
+        drawn, own = phone.page.eval_on_selector(
+            "#viewer .board svg",
+            "s => [s.getBoundingClientRect().width, Number(s.getAttribute('width'))]",
+        )
+        assert own > 390 and drawn == pytest.approx(own), path
+        box = phone.page.eval_on_selector(
+            "#viewer .board", "b => [getComputedStyle(b).overflowX, b.scrollWidth > b.clientWidth]"
+        )
+        assert box == ["auto", True], path
+        assert phone.page.evaluate("document.documentElement.scrollWidth") == 390, path
+        phone.page.screenshot(path=tmp_path / f"phone-{path.stem}.png", full_page=True)
+    context.close()
+    assert phone.errors == []
+
+
 def _write_view(folder: Path, record: GameRecord, tmp_path: Path) -> Path:
     target = tmp_path / f"{record.id}.html"
     result = CliRunner().invoke(main, ["view", str(folder), record.id, "-o", str(target)])
