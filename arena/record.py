@@ -185,6 +185,16 @@ class GameRecord:
         return record if record is not None else _Reader(data).record()
 
 
+def not_replayable(step: int, index: int) -> str:
+    """Why a stored game stops replaying at its move ``step`` (counted from 0), whose stored
+    action index ``index`` the replay cannot play: the move counted from 1, as the game
+    viewer counts it, and the stored value."""
+    return (
+        f"move {step + 1} (stored index {index}) is not legal in the replay: "
+        "the stored line is damaged or was edited"
+    )
+
+
 # --------------------------------------------------------------------------- reading
 
 # A results folder can hold 100,000s of lines, so a line is read in two steps:

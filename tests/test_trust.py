@@ -836,7 +836,10 @@ def test_a_report_with_a_game_that_does_not_replay_is_written_without_its_viewer
     assert run(tmp_path, text).exit_code == 0
     out = tmp_path / "out"
     _edit_game(out / "games.jsonl", "t0-b0-r0", {"moves": [99999]})
-    why = "game t0-b0-r0: move 0 is not legal in the replay"
+    why = (
+        "game t0-b0-r0: move 1 (stored index 99999) is not legal in the replay: "
+        "the stored line is damaged or was edited"
+    )
     for result in (arena("report", str(out)), run(tmp_path, text)):
         assert result.exit_code == 0, result.output
         warnings = [line for line in result.output.splitlines() if "warning" in line]
@@ -845,6 +848,11 @@ def test_a_report_with_a_game_that_does_not_replay_is_written_without_its_viewer
         assert f"Not replayed: no viewer</strong><ul><li>{why}</li></ul>" in page
         assert 'id="game-t0-b0-r0"' not in page
         assert 'id="game-t0-b0-r1"' in page
+    replayed = arena("replay", str(out), "t0-b0-r0")
+    assert replayed.exit_code == 1, replayed.output
+    assert (
+        replayed.output == f"t0-b0-r0: does NOT reproduce: {why.removeprefix('game t0-b0-r0: ')}\n"
+    )
 
 
 def test_a_report_with_a_game_whose_options_the_engine_refuses_is_written_without_it(

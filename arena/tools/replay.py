@@ -14,7 +14,7 @@ from arena.errors import BotFault, BotProtocolError, RecordError, ResultsError, 
 from arena.game.botproc import BotProcess, StderrLog
 from arena.game.hosting import hosting
 from arena.game.referee import forfeit_ranks
-from arena.record import NOT_ASKED, GameRecord
+from arena.record import NOT_ASKED, GameRecord, not_replayable
 from arena.show.spectator import Spectator
 from engines.base import EngineError
 
@@ -34,11 +34,11 @@ def replay_record(record: GameRecord) -> list[str]:
     for step, index in enumerate(record.moves):
         legal = state.legal_actions()
         if state.to_move() is None or not 0 <= index < len(legal):
-            return [*problems, f"move {step} (index {index}) is not legal in the replay"]
+            return [*problems, not_replayable(step, index)]
         try:
             state.apply_index(index)
         except EngineError as exc:
-            return [*problems, f"move {step} failed: {exc}"]
+            return [*problems, f"move {step + 1} failed: {exc}"]
     if state.to_move() is not None:
         return [*problems, "the replayed game has not ended after the stored moves"]
     result = state.result()
@@ -61,7 +61,7 @@ def narrate(record: GameRecord) -> Iterator[str]:
         seat = state.to_move()
         legal = state.legal_actions()
         if seat is None or not 0 <= index < len(legal):
-            yield f"move {step} (index {index}) is not legal in the replay"
+            yield not_replayable(step, index)
             return
         micros = next(turns[seat], None)
         took = (

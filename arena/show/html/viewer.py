@@ -29,7 +29,7 @@ import orjson
 
 import engines
 from arena.errors import UserError
-from arena.record import NOT_ASKED, GameRecord
+from arena.record import NOT_ASKED, GameRecord, not_replayable
 from arena.show.html.page import document
 from arena.show.spectator import aftermath, gained, guide_of, seat_name, witness
 from arena.words import counted
@@ -73,7 +73,7 @@ def game_data(record: GameRecord) -> dict[str, Any]:
         legal = state.legal_actions()
         index = record.moves[position]
         if not 0 <= index < len(legal):
-            raise UserError(f"game {record.id}: move {position} is not legal in the replay")
+            raise UserError(f"game {record.id}: {not_replayable(position, index)}")
         action = legal[index]
         move = state.describe(action)
         step.update(
@@ -87,7 +87,7 @@ def game_data(record: GameRecord) -> dict[str, Any]:
         try:
             state.apply(action)
         except EngineError as exc:
-            raise UserError(f"game {record.id}: move {position} failed: {exc}") from None
+            raise UserError(f"game {record.id}: move {position + 1} failed: {exc}") from None
         before, views = views, {seat: state.observation(seat) for seat in range(players)}
         step["m"] = _told(guide, move, seat, before, views)
         step["s"] = [
