@@ -169,6 +169,56 @@ def test_the_selection_does_not_depend_on_the_order_games_were_stored_in() -> No
     assert [(r.id, why) for r, why in pick_games(records[::-1], standings, 4)] == picked
 
 
+def _solo(bot: str, score: float, seed: int, number: int) -> GameRecord:
+    seat = SeatRecord(bot, score, 1, decisions=10, think_ms=5.0)
+    return GameRecord(f"s{number}", "little-everdell", "4", {}, seed, 0, seed, 0, (seat,))
+
+
+def _solo_league() -> list[GameRecord]:
+    """Bots a and b alone on the same three seeds; a outscores b on each."""
+    scores = {"a": [30, 50, 40], "b": [20, 10, 25]}
+    return [
+        _solo(bot, score, seed, 10 * n + seed)
+        for n, (bot, row) in enumerate(scores.items())
+        for seed, score in enumerate(row)
+    ]
+
+
+def test_a_solo_leagues_caveat_speaks_of_seeds_not_a_perfect_record() -> None:
+    said = caveats(compute_standings(_solo_league(), bootstrap=20))
+    assert any(line.startswith("Best or worst score on every seed (a, b): ") for line in said)
+    assert not any("Perfect record" in line for line in said)
+
+
+def test_a_solo_selection_shows_every_bots_worst_and_best_game() -> None:
+    records = _solo_league()
+    picked = pick_games(records, compute_standings(records, bootstrap=0), 12)
+    assert [(r.id, why) for r, why in picked] == [
+        ("s0", "worst score of a (30)"),
+        ("s1", "best score of a (50)"),
+        ("s11", "worst score of b (10)"),
+        ("s12", "best score of b (25)"),
+    ]
+
+
+def test_a_solo_report_speaks_of_one_player_and_of_seeds(tmp_path: Path) -> None:
+    config = tmp_path / "solo.toml"
+    config.write_text(
+        'name = "solo"\nengine = "little-everdell"\nplayers = 1\nrounds = 1\nseed = 1\n'
+        '[[bots]]\nname = "greedy"\ncmd = "python -m bots.little_everdell_greedy"\n'
+        '[[bots]]\nname = "random"\ncmd = "python -m bots.random"\n'
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "round-robin, tables of 1 player, seed 1" in page
+    assert "on the seeds both played" in page and "where both sat" not in page
+    for bot in ("greedy", "random"):
+        assert f"worst score of {bot} (" in page and f"best score of {bot} (" in page
+    assert "one of the first games" not in page
+
+
 @pytest.fixture
 def league(small_league: Path) -> Path:
     return small_league

@@ -27,8 +27,13 @@ def caveats(standings: Standings) -> list[str]:
         )
     perfect = [row.bot for row in standings.rows if row.games and row.score_pct in (0.0, 100.0)]
     if perfect and standings.prior:  # with no prior (online Elo, prior 0) it sets nothing
+        record = (
+            "Best or worst score on every seed"  # a solo league's bots meet only by score
+            if standings.solo
+            else "Perfect record"
+        )
         found.append(
-            f"Perfect record ({', '.join(perfect)}): the rating is set by the prior "
+            f"{record} ({', '.join(perfect)}): the rating is set by the prior "
             f"({standings.prior:g} virtual draws per bot), not by the games; "
             "the true gap may be larger."
         )

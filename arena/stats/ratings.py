@@ -154,6 +154,12 @@ class Standings:
     confidence: float = CONFIDENCE
     notes: tuple[str, ...] = field(default=())
 
+    @property
+    def solo(self) -> bool:
+        """Every game rated is a solo game: the bots never shared a table, they are compared
+        by their scores on the same seeds (``seats`` counts tables of two or more)."""
+        return self.games > 0 and not self.seats
+
     def to_dict(self) -> dict[str, Any]:
         """A TOML-ready dict (no None, no NaN): ``tomli_w.dumps(standings.to_dict())``."""
         out: dict[str, Any] = {"model": self.model, "method": self.method}

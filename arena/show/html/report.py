@@ -84,8 +84,7 @@ def build_report(
         (
             "Crosstable",
             charts.square(names, crosstable, "score % of row vs column", "{:.0f}"),
-            "Score % of the row bot against the column bot in the games where both sat; "
-            "a dash: the two never sat at one table.",
+            _crosstable_words(standings),
         ),
         (
             "Likelihood of superiority",
@@ -126,6 +125,19 @@ def build_report(
     )
 
 
+def _crosstable_words(standings: Standings) -> str:
+    if standings.solo:
+        return (
+            "Score % of the row bot against the column bot on the seeds both played: a solo "
+            "league's bots never share a table, each plays the same deals alone and the "
+            "scores are compared; a dash: the two never played the same seed."
+        )
+    return (
+        "Score % of the row bot against the column bot in the games where both sat; "
+        "a dash: the two never sat at one table."
+    )
+
+
 def _section(title: str, body: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
     return f'<section id="{escape(slug)}"><h2>{escape(title)}</h2>{body}</section>'
@@ -144,7 +156,12 @@ def _summary(
     fingerprints: Mapping[str, Mapping[str, Any]],
 ) -> str:
     options = ", ".join(f"{k} = {v!r}" for k, v in league.get("options", {}).items()) or "-"
-    players = ", ".join(str(p) for p in league.get("players", [])) or "-"
+    sizes = list(league.get("players", []))
+    players = (
+        counted(sizes[0], "player")
+        if len(sizes) == 1
+        else f"{', '.join(str(p) for p in sizes) or '-'} players"
+    )
     facts = [
         ("league", league["name"]),
         ("results folder", str(folder)),
@@ -152,8 +169,7 @@ def _summary(
         ("options", options),
         (
             "mode",
-            f"{league.get('mode', '?')}, tables of {players} players, seed "
-            f"{league.get('seed', '?')}",
+            f"{league.get('mode', '?')}, tables of {players}, seed {league.get('seed', '?')}",
         ),
         ("games", f"{counted(len(records), 'game')} in {counted(standings.units, 'block')}"),
         ("written", time.strftime("%Y-%m-%d %H:%M:%S %Z")),

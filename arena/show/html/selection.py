@@ -3,11 +3,14 @@
 In order, until ``limit`` games are chosen: every bot's worst loss (the largest gap between
 the table's best score and its own, in a game it did not win), the biggest upsets (a winner
 rated below a bot it beat, largest Elo gap first), then the first game of each pairing.
+Solo games have no loss, upset or pairing: every bot's worst and best solo game by score
+stand in for them.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 
 from arena.record import GameRecord
@@ -38,6 +41,9 @@ def pick_games(
         loss = _worst_loss(records, bot)
         if loss is not None:
             take(loss, f"worst loss of {bot}")
+    for bot in elo:
+        for record, why in _solo_extremes(records, bot):
+            take(record, why)
     upsets = sorted(
         ((gap, index, why) for index, r in enumerate(records) for gap, why in _upset(r, elo)),
         key=lambda item: (-item[0], item[1]),
@@ -65,6 +71,27 @@ def _worst_loss(records: Sequence[GameRecord], bot: str) -> GameRecord | None:
             if worst is None or margin > worst[0]:
                 worst = (margin, record)
     return None if worst is None else worst[1]
+
+
+def _solo_extremes(records: Sequence[GameRecord], bot: str) -> list[tuple[GameRecord, str]]:
+    """``bot``'s worst and best solo game by score (lower is better where the engine says
+    so, a forfeit is worst), each with why; none when it played no solo game."""
+    games = [record for record in records if record.seating == (bot,)]
+    if not games:
+        return []
+    worst, best = min(games, key=_solo_standing), max(games, key=_solo_standing)
+    return [
+        (worst, f"worst score of {bot} ({worst.scores[0]:g})"),
+        (best, f"best score of {bot} ({best.scores[0]:g})"),
+    ]
+
+
+def _solo_standing(record: GameRecord) -> float:
+    """How good a solo game's result is: higher is better, a forfeit lowest of all."""
+    if record.seats[0].forfeit is not None:
+        return -math.inf
+    score = record.scores[0]
+    return -score if record.detail.get("score_order") == "low" else score
 
 
 def _upset(record: GameRecord, elo: Mapping[str, float]) -> list[tuple[float, str]]:
