@@ -95,12 +95,12 @@ def picture(name: str) -> Picture | None:
 
 
 def provenance(name: str) -> str:
-    """Where engine ``name``'s data comes from: the docstring of its ``data`` module (the
-    table of the game's components) as one line of plain text (reST's double backquotes
-    dropped), or an empty string for an engine without one."""
+    """Where engine ``name``'s data comes from: the ``PROVENANCE`` line of its ``data``
+    module (the table of the game's components), plain text for a reader of the report;
+    an empty string for an engine without one."""
     get(name)
     try:
         data = importlib.import_module(f"{_MODULES[name]}.data")
     except ModuleNotFoundError:
         return ""
-    return " ".join((data.__doc__ or "").replace("``", "").split())
+    return str(getattr(data, "PROVENANCE", ""))

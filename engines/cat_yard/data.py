@@ -17,6 +17,13 @@ from __future__ import annotations
 
 from typing import Final
 
+PROVENANCE = (
+    "Only the counts (55 bait cards, 32 cat tiles, 4 cushions of 4 fields, a yard of 4) and the "
+    "ability kinds come from the rulebook; every symbol, cost, point value and ability assignment "
+    "is designed by the project so the game is playable (docs/rules/cat-yard.md)."
+)
+"""Where the data comes from, one line of plain text (the report's summary shows it)."""
+
 RULEBOOK: Final = "rulebook"
 INFERRED: Final = "rulebook-inferred"
 DESIGNED: Final = "designed"

@@ -26,6 +26,14 @@ KINDS_TABLE: tuple[tuple[str, str], ...] = (
     ("frisbee", "designed"),
 )
 
+PROVENANCE = (
+    "Only the item kinds, the component counts and the Bulldog's needs are known, from the "
+    "Polish/Czech rulebook and public reviews; the token split per kind, every die face, every "
+    "other dog card, every point value, the end threshold and the round cap are designed by the "
+    "project (docs/rules/good-boy.md)."
+)
+"""Where the data comes from, one line of plain text (the report's summary shows it)."""
+
 ITEM_TOKENS = 60  # rulebook: 60 item tokens in the box
 TOKENS_PER_KIND = 10  # designed: 60 tokens split evenly over the 6 kinds
 BOARDS = 3  # rulebook: three yard boards

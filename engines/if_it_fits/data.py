@@ -12,6 +12,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+PROVENANCE = (
+    "The card counts (72 box, 3 special toy, 5 start, 5 Princess, 25 double-sided cats = 110) are "
+    "published; every card's edges and contents are designed by the spec author, as no printed "
+    "data was reachable (docs/rules/if-it-fits.md, section 2)."
+)
+"""Where the data comes from, one line of plain text (the report's summary shows it)."""
+
 PUBLISHED = "published"
 DESIGNED = "designed"
 INFERRED = "inferred"

@@ -10,6 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+PROVENANCE = (
+    "The rulebook's card faces, die faces and board picture were lost, so most numbers are "
+    "designed by the spec; every row is tagged published (the Polish rulebook) or designed, as "
+    "docs/rules/little-everdell.md marks it."
+)
+"""Where the data comes from, one line of plain text (the report's summary shows it)."""
+
 # -- vocabulary -------------------------------------------------------------------------------
 RESOURCES: tuple[str, ...] = ("berry", "twig", "resin")  # published [R]; index = resource id
 COLOURS: tuple[str, ...] = ("green", "blue", "brown", "red", "purple")  # published [R]
