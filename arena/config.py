@@ -238,9 +238,9 @@ class _Reader:
         value = self.table[key]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if isinstance(value, bool) and bool not in kinds:
-            raise self.fail(key, f"expected {_kind_names(kinds)}, got {_spelled(value)}")
+            raise self.fail(key, f"expected {_kind_names(kinds)}, got {spelled(value)}")
         if not isinstance(value, kinds):
-            raise self.fail(key, f"expected {_kind_names(kinds)}, got {_spelled(value)}")
+            raise self.fail(key, f"expected {_kind_names(kinds)}, got {spelled(value)}")
         return value
 
     def positive_int(self, key: str, default: int, minimum: int = 1) -> int:
@@ -252,7 +252,7 @@ class _Reader:
         return value
 
 
-def _spelled(value: Any) -> str:
+def spelled(value: Any) -> str:
     """``value`` as a league file spells it, on one line: ``true``, ``"two"``, ``[1, "a"]``,
     ``{move_ms = 5}`` (Python's spelling, ``True`` or ``'two'``, is not what the user wrote)."""
     if isinstance(value, bool):
@@ -262,18 +262,23 @@ def _spelled(value: Any) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
     if isinstance(value, list):
-        return f"[{', '.join(map(_spelled, value))}]"
+        return f"[{', '.join(map(spelled, value))}]"
     if isinstance(value, dict):
-        pairs = (f"{_spelled_key(key)} = {_spelled(item)}" for key, item in value.items())
-        return f"{{{', '.join(pairs)}}}"
+        return f"{{{spelled_pairs(value)}}}"
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
     return repr(value)  # integers and finite floats
 
 
+def spelled_pairs(table: Mapping[str, Any]) -> str:
+    """The keys and values of ``table`` as a league file spells them, on one line:
+    ``young = false, variant = "standard"``."""
+    return ", ".join(f"{_spelled_key(key)} = {spelled(item)}" for key, item in table.items())
+
+
 def _spelled_key(key: str) -> str:
     bare = key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key)
-    return key if bare else _spelled(key)
+    return key if bare else spelled(key)
 
 
 def _kind_names(kinds: tuple[type, ...]) -> str:
@@ -314,7 +319,7 @@ def parse(
     top.check_keys(_TOP_KEYS)
     name = top.get("name", str, default_name)
     if not name or "/" in name or name.startswith(".") or not name.isprintable():
-        raise top.fail("name", f"must be a plain folder name, got {_spelled(name)}")
+        raise top.fail("name", f"must be a plain folder name, got {spelled(name)}")
     if len(name) > MAX_NAME:
         raise top.fail("name", f"is {len(name)} characters long; at most {MAX_NAME}")
 
@@ -342,7 +347,7 @@ def parse(
     policy = _policy(_Reader(source, top.get("policy", dict, {}), "policy."))
     sandbox = top.get("sandbox", str, "auto")
     if sandbox not in SANDBOXES:
-        raise top.fail("sandbox", f"must be one of {', '.join(SANDBOXES)}, got {_spelled(sandbox)}")
+        raise top.fail("sandbox", f"must be one of {', '.join(SANDBOXES)}, got {spelled(sandbox)}")
     if sandbox == "bwrap" and shutil.which("bwrap") is None:
         raise top.fail(
             "sandbox",
@@ -451,7 +456,7 @@ def _players(top: _Reader, default: int) -> tuple[int, ...]:
         raise top.fail("players", "must name at least one table size")
     for count in counts:
         if isinstance(count, bool) or not isinstance(count, int):
-            raise top.fail("players", f"expected integers, got {_spelled(count)}")
+            raise top.fail("players", f"expected integers, got {spelled(count)}")
     if len(set(counts)) != len(counts):
         raise top.fail("players", "a table size is listed twice")
     return tuple(counts)
@@ -479,7 +484,7 @@ def _policy(reader: _Reader) -> Policy:
         value = reader.get(f.name, str, getattr(defaults, f.name))
         if value not in POLICIES:
             valid = ", ".join(POLICIES)
-            raise reader.fail(f.name, f"must be one of {valid}, got {_spelled(value)}")
+            raise reader.fail(f.name, f"must be one of {valid}, got {spelled(value)}")
         values[f.name] = value
     return Policy(**values)
 
@@ -495,7 +500,7 @@ def _bots(top: _Reader, limits: Limits, sandbox: str, base: Path) -> tuple[BotSp
         reader.check_keys({"name", "cmd", "limits"})
         name = reader.get("name", str)
         if not name or not name.isprintable() or "/" in name or name.strip() != name:
-            raise reader.fail("name", f"must be a printable name without '/', got {_spelled(name)}")
+            raise reader.fail("name", f"must be a printable name without '/', got {spelled(name)}")
         if len(name) > MAX_NAME:
             raise reader.fail("name", f"is {len(name)} characters long; at most {MAX_NAME}")
         if name in seen:

@@ -496,6 +496,26 @@ def test_viewer_of_a_record_without_times_per_move_shows_the_mean(toy_engine: st
     assert "n" not in steps[0]
 
 
+def test_options_are_spelled_as_the_league_file_writes_them(tmp_path: Path) -> None:
+    """``young = false``, ``variant = "x"``: not Python's ``young=False``, ``'x'``."""
+    config = tmp_path / "options.toml"
+    config.write_text(
+        'name = "options"\nengine = "little-everdell"\nplayers = 1\nrounds = 1\nseed = 1\n'
+        '[options]\nopponent = "princess"\nautoma_first = true\n'
+        '[[bots]]\nname = "random"\ncmd = "python -m bots.random"\n'
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    game = read_games(out)[0].id
+    assert CliRunner().invoke(main, ["view", str(out), game]).exit_code == 0
+    for page in (out / "report.html", out / f"view-{game}.html"):
+        text = page.read_text(encoding="utf-8")
+        said = "opponent = &quot;princess&quot;, start_bonus = [], start_captain = []"
+        assert said in text and "automa_first = true" in text, page
+        assert "False" not in text and "&#x27;princess" not in text, page
+
+
 def test_report_summary_names_each_bots_version_and_fingerprint(league: Path) -> None:
     page = (league / "report.html").read_text(encoding="utf-8")
     summary = page[page.index('id="summary"') : page.index('id="standings"')]

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import engines
+from arena.config import spelled_pairs
 from arena.errors import ResultsError, UserError
 from arena.league.store import LEAGUE, Warn
 from arena.record import NOT_ASKED, GameRecord
@@ -155,7 +156,7 @@ def _summary(
     standings: Standings,
     fingerprints: Mapping[str, Mapping[str, Any]],
 ) -> str:
-    options = ", ".join(f"{k} = {v!r}" for k, v in league.get("options", {}).items()) or "-"
+    options = spelled_pairs(league.get("options", {})) or "-"
     sizes = list(league.get("players", []))
     players = (
         counted(sizes[0], "player")

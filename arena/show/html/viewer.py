@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 
 import engines
+from arena.config import spelled_pairs
 from arena.errors import UserError
 from arena.record import NOT_ASKED, GameRecord, not_replayable
 from arena.show.html.page import document
@@ -185,7 +186,7 @@ def seat_table(record: GameRecord) -> str:
 def viewer_page(record: GameRecord, league: Mapping[str, Any]) -> str:
     """The standalone viewer page of one game."""
     engine = record.rules()
-    options = ", ".join(f"{k}={v!r}" for k, v in record.options.items()) or "defaults"
+    options = spelled_pairs(record.options) or "defaults"
     body = (
         f"<p>{escape(engine.title)} (engine {escape(record.engine)} "
         f"v{escape(record.engine_version)}), {counted(record.players, 'player')}, "
