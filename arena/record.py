@@ -188,9 +188,9 @@ class GameRecord:
 def not_replayable(step: int, index: int) -> str:
     """Why a stored game stops replaying at its move ``step`` (counted from 0), whose stored
     action index ``index`` the replay cannot play: the move counted from 1, as the game
-    viewer counts it, and the stored value."""
+    viewer counts it, its step, as ``--show`` and the protocol count, and the stored value."""
     return (
-        f"move {step + 1} (stored index {index}) is not legal in the replay: "
+        f"move {step + 1} (step {step}, stored index {index}) is not legal in the replay: "
         "the stored line is damaged or was edited"
     )
 

@@ -837,7 +837,7 @@ def test_a_report_with_a_game_that_does_not_replay_is_written_without_its_viewer
     out = tmp_path / "out"
     _edit_game(out / "games.jsonl", "t0-b0-r0", {"moves": [99999]})
     why = (
-        "game t0-b0-r0: move 1 (stored index 99999) is not legal in the replay: "
+        "game t0-b0-r0: move 1 (step 0, stored index 99999) is not legal in the replay: "
         "the stored line is damaged or was edited"
     )
     for result in (arena("report", str(out)), run(tmp_path, text)):

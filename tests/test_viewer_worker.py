@@ -67,14 +67,14 @@ def test_a_game_the_worker_cannot_draw_is_the_usual_error_in_its_place(
     records: list[GameRecord], worker: ViewerWorker
 ) -> None:
     broken = dataclasses.replace(records[1], moves=(10_000, *records[1].moves[1:]))
-    unplayable = r"move 1 \(stored index 10000\) is not legal in the replay"
+    unplayable = r"move 1 \(step 0, stored index 10000\) is not legal in the replay"
     with pytest.raises(UserError, match=unplayable):
         data_block(broken)
     first, problem, third = data_blocks([records[0], broken, records[2]], worker)
     assert [first, third] == [data_block(records[0]), data_block(records[2])]
     assert isinstance(problem, UserError)
     assert str(problem) == (
-        f"game {broken.id}: move 1 (stored index 10000) is not legal in the replay: "
+        f"game {broken.id}: move 1 (step 0, stored index 10000) is not legal in the replay: "
         "the stored line is damaged or was edited"
     )
     assert data_blocks(records[:2], worker) == [data_block(r) for r in records[:2]]
