@@ -7,6 +7,7 @@ Each test runs real leagues (the toy engine, real bot processes) through the com
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import shlex
@@ -33,7 +34,7 @@ from arena.errors import ResultsError
 from arena.league.runner import BlockFeed
 from arena.league.schedule import game_count
 from arena.league.store import os_reason, write_standings_file
-from tests.conftest import ROOT
+from tests.conftest import ROOT, processes_with, wait_until
 
 BOT = "python -m bots.random"
 
@@ -991,6 +992,85 @@ def test_a_bot_answering_another_version_is_refused(tmp_path: Path, here: Path) 
     assert "mine 1" in (tmp_path / "out" / "bots.toml").read_text()
     fresh = run_file(cfg, "--fresh")
     assert fresh.exit_code == 0 and "12 games played, 0 already stored" in fresh.output
+
+
+def test_a_first_run_records_each_bots_command_fingerprint_and_ready(
+    tmp_path: Path, here: Path
+) -> None:
+    """Written as each bot's ``ready`` answer is first known, ``bots.toml`` ends as it did
+    when it was written once at the end; a run that plays nothing leaves it as it is."""
+    assert run(tmp_path, league()).exit_code == 0
+    module = ROOT / "bots" / "random.py"
+    entry = {
+        "cmd": BOT,
+        "executable": os.path.realpath(sys.executable),
+        "ready": "random 1",
+        "files": {str(module): "sha256:" + hashlib.sha256(module.read_bytes()).hexdigest()},
+    }
+    bots_toml = tmp_path / "out" / "bots.toml"
+    assert bots_toml.read_text() == tomli_w.dumps({name: entry for name in "abc"})
+    assert "0 games played, 12 already stored" in run(tmp_path, league()).output
+    assert bots_toml.read_text() == tomli_w.dumps({name: entry for name in "abc"})
+
+
+def stored_with(folder: Path, bot: str) -> list[str]:
+    """The ids of the complete lines of ``folder``'s games file that ``bot`` played."""
+    games = folder / "games.jsonl"
+    complete = games.read_text().split("\n")[:-1] if games.exists() else []
+    return [game["id"] for game in map(json.loads, complete) if bot in game["seating"]]
+
+
+def test_a_bot_answering_another_version_after_a_kill_is_refused(
+    tmp_path: Path, here: Path
+) -> None:
+    """``bots.toml`` holds a bot's ``ready`` answer before its first game is stored: a run
+    killed outright (no clean stop) is resumed only by the bot its games were played with."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    (tmp_path / "mybot.py").write_text(BOT_SCRIPT)
+    (tmp_path / "version.txt").write_text("1\n")
+    others = "".join(
+        f'[[bots]]\nname = "{n}"\ncmd = "python -m bots.random {marker}"\n' for n in "bc"
+    )
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(
+        f'engine = "space-five"\nplayers = 2\nrounds = 10\nseed = 5\n{others}'
+        '[[bots]]\nname = "a"\ncmd = "python mybot.py"\n'
+    )
+    out = tmp_path / "out"
+    args = ["run", str(cfg), "--out", str(out), "--jobs", "1", "--no-report"]
+    proc = subprocess.Popen([sys.executable, "-m", "arena", *args], cwd=ROOT)
+    try:
+        with_a = wait_until(lambda: stored_with(out, "a"), "a game of bot 'a' stored")
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+    wait_until(lambda: not processes_with(marker), "the killed run's bots to end")
+    with_a = stored_with(out, "a")
+    assert len(lines(out)) < 3 * 10 * 2, "the run ended before it was killed"
+
+    (tmp_path / "version.txt").write_text("2\n")
+    refused = run_file(cfg)
+    one_error_line(refused, "bot 'a' now answers ready as 'mine 2'", "'mine 1'", "--replay-bot a")
+    assert stored_with(out, "a") == with_a
+    assert tomllib.loads((out / "bots.toml").read_text())["a"]["ready"] == "mine 1"
+
+
+def test_a_bot_answering_another_version_within_one_run_is_refused(
+    tmp_path: Path, here: Path
+) -> None:
+    """The first answer recorded is the one the bot's games are played with: a process of
+    it that answers otherwise (here every process has its own version) is refused too."""
+    (tmp_path / "mybot.py").write_text(
+        "import uuid\n"
+        "from arena.sdk import run\n"
+        "run(lambda observation, legal, game: 0, name='mine', version=uuid.uuid4().hex)\n"
+    )
+    cfg = tmp_path / "league.toml"
+    cfg.write_text(league(("b",)) + '[[bots]]\nname = "a"\ncmd = "python mybot.py"\n')
+    refused = run_file(cfg)  # a block of two games: two processes of each bot
+    one_error_line(refused, "bot 'a' now answers ready as 'mine ", "--replay-bot a")
+    recorded = tomllib.loads((tmp_path / "out" / "bots.toml").read_text())["a"]["ready"]
+    assert f"were played as {recorded!r}" in refused.output
 
 
 def test_a_module_bot_is_the_same_bot_from_any_folder(

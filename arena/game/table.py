@@ -37,6 +37,10 @@ class Played:
         """Per seat: every line it sent and got (tables with ``transcripts``), else None."""
         return [seat.transcript if isinstance(seat, ProcessSeat) else None for seat in self.seats]
 
+    def readies(self) -> list[tuple[str, dict[str, Any]]]:
+        """Per bot's seat: the bot and the ``ready`` answer of the process that played it."""
+        return [(seat.name, seat.bot.ready) for seat in self.seats if isinstance(seat, ProcessSeat)]
+
 
 @dataclass
 class Table:

@@ -10,7 +10,6 @@ shares (a Dask worker uses it too: :mod:`arena.league.worker`).
 
 from __future__ import annotations
 
-import contextlib
 import signal
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -19,13 +18,12 @@ from pathlib import Path
 import trio
 
 from arena.config import BotSpec, LeagueConfig
-from arena.errors import ConfigError, ResultsError
+from arena.errors import ConfigError
 from arena.game.botproc import StderrLog, answer_spin
 from arena.game.hosting import BotHost, hosting
-from arena.game.seats import ProcessSeat, Seat
 from arena.game.spec import GameSpec
 from arena.game.table import PersonSeats, Table
-from arena.league.fingerprint import fingerprint, ready_text
+from arena.league.fingerprint import fingerprint
 from arena.league.groupsync import GroupSync
 from arena.league.pooled import league_table
 from arena.league.schedule import Shape, game_count, iter_blocks, known_tables, misplaced
@@ -125,7 +123,6 @@ async def run_league(
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async with hosting(spin_s=answer_spin(max(1, jobs))) as host:
                 await run.play(host, signals, max(1, jobs))
-                store.record_ready(run.readies)
                 ending = None if run.outcome.interrupted else finish
                 if ending is not None and run.prepared_well:
                     host.close_all()  # the processes end in their own tasks meanwhile
@@ -133,10 +130,6 @@ async def run_league(
                     ending = None
             if ending is not None:  # ``prepare`` ran short of descriptors: the bots are gone now
                 await trio.to_thread.run_sync(ending, run.outcome)
-    except BaseException:
-        with contextlib.suppress(ResultsError):  # the first failure is the one to report
-            store.record_ready(run.readies)
-        raise
     finally:
         store.close()
     return run.outcome
@@ -169,7 +162,6 @@ class _LeagueRun:
         skipped = league_games_stored(config, stored.values())
         self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=skipped)
         self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
-        self.readies: dict[str, str] = {}  # bot -> the name and version it answered ready
         self.running: list[GameSpec] = []  # the games in flight
         self.group_sync = GroupSync(store.sync)
 
@@ -212,21 +204,6 @@ class _LeagueRun:
     def _log(self, bot: BotSpec) -> StderrLog:
         return StderrLog(self.store.log_path(bot.name), bot.limits.stderr_bytes)
 
-    def _check_ready(self, seats: list[Seat]) -> None:
-        """Note each bot's ``ready``; refuse one that now answers unlike its stored games."""
-        for seat in seats:
-            if not isinstance(seat, ProcessSeat):
-                continue
-            now = ready_text(seat.bot.ready)
-            before = self.store.expected_ready.get(seat.name)
-            if before is not None and before != now:  # refused: the folder keeps ``before``
-                raise ResultsError(
-                    f"bot {seat.name!r} now answers ready as {now!r}, but its stored games "
-                    f"were played as {before!r}: run again with --replay-bot {seat.name} to "
-                    "play its games again, or --fresh to play every game again"
-                )
-            self.readies.setdefault(seat.name, now)
-
     async def _watch_signals(self, signals: AsyncIterator[int], scope: trio.CancelScope) -> None:
         async for _ in signals:
             self.outcome.interrupted = True
@@ -264,7 +241,7 @@ class _LeagueRun:
         try:
             await self.prepared.wait()  # no game shares the interpreter with ``prepare``
             played = await table.play(spec)
-            self._check_ready(played.seats)
+            self.store.check_ready(played.readies())  # before its game is in the file
             record = played.record
             self.store.append(record)
             self._collect(spec, record)

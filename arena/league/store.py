@@ -34,7 +34,7 @@ import reprlib
 import shutil
 import stat
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from operator import itemgetter
 from pathlib import Path
@@ -54,6 +54,7 @@ from arena.league.changes import (
     unlike_games,
     unrecorded_files,
 )
+from arena.league.fingerprint import ready_text
 from arena.record import GameRecord, GameRow, well_formed_rows
 from arena.words import counted
 
@@ -550,12 +551,37 @@ class ResultsDir:
         self.expected_ready: dict[str, str] = {}  # bot -> its recorded ``ready`` name/version
         self.fingerprints: dict[str, dict[str, Any]] = {}
 
-    def record_ready(self, readies: Mapping[str, str]) -> None:
-        """Add the ``ready`` name and version each bot answered to ``bots.toml``."""
-        for name, ready in readies.items():
-            if name in self.fingerprints:
-                self.fingerprints[name]["ready"] = ready
-        write_toml(self.folder / BOTS, self.fingerprints)
+    def check_ready(self, answers: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        """Refuse a game whose bot answered ``ready`` (name and version) unlike its stored
+        games; record in ``bots.toml`` the answer of a bot that has none yet.
+
+        ``answers``: (bot, its ``ready`` answer) of each process of the games about to be
+        appended (:meth:`~arena.game.table.Played.readies`). A bot's first answer is on disk
+        before any of its games is, so a run killed outright (or stopped by a full disk)
+        leaves a folder that a changed bot is refused on; the file is written once per bot
+        and run, not per game.
+        """
+        first: dict[str, str] = {}
+        for name, ready in answers:
+            now = ready_text(ready)
+            before = self.expected_ready.get(name, first.get(name))
+            if before is None:
+                first[name] = now
+            elif before != now:  # refused: the folder keeps ``before``
+                raise ResultsError(
+                    f"bot {name!r} now answers ready as {now!r}, but its stored games "
+                    f"were played as {before!r}: run again with --replay-bot {name} to "
+                    "play its games again, or --fresh to play every game again"
+                )
+        if not first:  # the usual case: every bot's answer is known
+            return
+        entries = {
+            name: entry | {"ready": first[name]} if name in first else entry
+            for name, entry in self.fingerprints.items()
+        }
+        write_toml(self.folder / BOTS, entries)
+        self.fingerprints = entries
+        self.expected_ready |= first
 
     def open(
         self,
