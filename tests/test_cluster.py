@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,11 +29,12 @@ import trio
 from click.testing import CliRunner
 
 from arena import config
-from arena.errors import ClusterError
+from arena.errors import ClusterError, ResultsError
 from arena.league.runner import run_league
 from arena.league.store import read_games
 from tests.conftest import ROOT, processes_with
 from tests.test_league import comparable
+from tests.test_trust import BOT_SCRIPT
 
 distributed = pytest.importorskip("distributed", reason="the Dask extra is not installed")
 
@@ -150,6 +152,31 @@ def test_a_bot_that_cannot_start_on_a_worker_stops_the_league_before_any_game(
     assert message.startswith("worker tcp://127.0.0.1:") and "cannot start bot 'gone'" in message
     assert "No such file or directory" in message and "\n" not in message
     assert read_games(tmp_path / "out") == []
+    assert processes_with(marker) == []
+
+
+def test_a_bot_answering_another_version_on_a_cluster_is_refused(
+    tmp_path: Path, in_repo: Path, scheduler: str
+) -> None:
+    """The workers send back each process's ``ready`` answer: the client records a bot's in
+    ``bots.toml`` before its first block is stored, and refuses a bot that answers unlike
+    its stored games, as the in-process runner does."""
+    from arena.league.cluster import run_cluster_league
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    (tmp_path / "mybot.py").write_text(BOT_SCRIPT)
+    (tmp_path / "version.txt").write_text("1\n")
+    extra = f'[[bots]]\nname = "d"\ncmd = "python {tmp_path / "mybot.py"} {marker}-d"\n'
+    league = load(tmp_path, league_text(marker, rounds=1, extra_bots=extra))
+    run_cluster_league(league, tmp_path / "out", jobs=1, scheduler=scheduler)
+    assert tomllib.loads((tmp_path / "out" / "bots.toml").read_text())["d"]["ready"] == "mine 1"
+    with_d = [r.id for r in read_games(tmp_path / "out") if "d" in r.seating]
+
+    (tmp_path / "version.txt").write_text("2\n")
+    league = load(tmp_path, league_text(marker, rounds=2, extra_bots=extra))
+    with pytest.raises(ResultsError, match="bot 'd' now answers ready as 'mine 2', but its stored"):
+        run_cluster_league(league, tmp_path / "out", jobs=1, scheduler=scheduler)
+    assert [r.id for r in read_games(tmp_path / "out") if "d" in r.seating] == with_d
     assert processes_with(marker) == []
 
 

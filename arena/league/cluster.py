@@ -347,6 +347,7 @@ class _ClusterRun:
 
     def _store_block(self, played: PlayedBlock) -> None:
         """Append a finished block's games, make them durable, then count them."""
+        self.store.check_ready(played.readies)  # before its games are in the file
         for record in played.records:
             self.store.append(record)
         self.store.sync()

@@ -49,6 +49,7 @@ class PlayedBlock:
     records: list[GameRecord]
     transcripts: list[list[Transcript | None]]  # per game, per seat (with --transcripts)
     logs: dict[str, bytes]  # stderr each bot wrote since the worker's last block
+    readies: list[tuple[str, dict[str, Any]]]  # each bot process's ``ready``, per game
     disqualified: dict[str, str] = field(default_factory=dict)  # bot -> last start failure
     seconds: float = 0.0  # the block's wall time on the worker
 
@@ -202,6 +203,7 @@ class WorkerReferee:
             records=[game.record for game in games_done],
             transcripts=[game.transcripts() for game in games_done] if self.transcripts else [],
             logs={name: data for name, log in self.logs.items() if (data := log.take())},
+            readies=[answer for game in games_done for answer in game.readies()],
             disqualified={
                 name: pool.last_failure
                 for name, pool in self._table.pools.items()
