@@ -996,7 +996,8 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
     run are not played again and have none). Exit status 0 when the bot makes every
     recorded move (a note may differ: "same move"), 1 when it does not: reproduce a crash
     or an illegal move at home; 2 when there is nothing to feed (no game GAME_ID or seat
-    SEAT, no transcript, a damaged one or a damaged folder); 130 when stopped (Ctrl-C).
+    SEAT, no transcript, a damaged one, one cut short before the game's end, or a damaged
+    folder); 130 when stopped (Ctrl-C).
     Under a crash or a failed start come the last lines the bot wrote to stderr (its
     traceback).
 
@@ -1020,7 +1021,7 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
             f"{folder}: game {game_id} has seats 0..{seats - 1} (numbered from 0); no seat {seat}"
         )
     path = Path(folder) / TRANSCRIPTS / game_id / f"seat{seat}.jsonl"
-    transcript = read_transcript(path)
+    transcript = read_transcript(path, records[0].seats[seat])
     bot = BotSpec("replayed", _bot_argv(command, f"--bot {command!r}"))
     same = trio.run(lambda: replay_seat(transcript, bot, click.echo))
     sys.exit(0 if same else 1)

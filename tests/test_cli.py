@@ -101,9 +101,10 @@ def test_transcripts_are_only_recorded_for_games_played_now(
     )
     assert replayed.exit_code == 2
     assert replayed.output.endswith(
-        "seat0.jsonl: no transcript: arena run --transcripts records them only for the games "
-        "it plays, not for games stored before (use --fresh or --replay-bot NAME to play them "
-        "again)\n"
+        "seat0.jsonl: no transcript: the game was played without --transcripts (a run "
+        "records them only for the games it plays, not for games stored before), or the "
+        "transcript was lost when an earlier version of arena was killed (use --fresh or "
+        "--replay-bot NAME to play them again)\n"
     )
     fresh = CliRunner().invoke(main, [*run, "--transcripts", "--replay-bot", "a"])
     assert fresh.exit_code == 0 and "no transcript" not in fresh.output, fresh.output

@@ -34,7 +34,7 @@ import reprlib
 import shutil
 import stat
 import tomllib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from operator import itemgetter
 from pathlib import Path
@@ -43,7 +43,8 @@ from typing import IO, Any, NamedTuple, TypeVar
 import orjson
 import tomli_w
 
-from arena.errors import RecordError, ResultsError
+from arena import protocol
+from arena.errors import BotProtocolError, RecordError, ResultsError
 from arena.forked import Forked, second_core
 from arena.league.changes import (
     bot_entries,
@@ -55,7 +56,7 @@ from arena.league.changes import (
     unrecorded_files,
 )
 from arena.league.fingerprint import ready_text
-from arena.record import GameRecord, GameRow, well_formed_rows
+from arena.record import GameRecord, GameRow, SeatRecord, well_formed_rows
 from arena.words import counted
 
 GAMES = "games.jsonl"
@@ -534,6 +535,36 @@ def _append_once(path: Path, data: bytes) -> None:
             raise
     finally:
         os.close(fd)
+
+
+def complete_transcript(pairs: Sequence[tuple[str, str]], seat: SeatRecord) -> bool:
+    """Whether a seat's transcript (its :func:`transcript_entry` pairs) holds the whole game its
+    stored record ``seat`` tells of, not one cut short: a seat that played to the end was
+    last sent ``end``; one that forfeited was asked at least the decisions it answered."""
+    sent = [protocol.decode(line)["type"] for direction, line in pairs if direction == "to"]
+    if seat.forfeit is None:
+        return bool(sent) and sent[-1] == "end"
+    return sent.count("act") >= seat.decisions
+
+
+def transcript_entry(text: str) -> tuple[str, str] | None:
+    """``(direction, line)`` of one transcript line; None for a damaged one (a line "to" the
+    bot must be a protocol message; a bot's own line may be anything it wrote)."""
+    try:
+        entry = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(entry, dict) or not isinstance(entry.get("line"), str):
+        return None
+    direction, line = entry.get("dir"), entry["line"]
+    if direction == "to":
+        try:
+            protocol.decode(line)
+        except BotProtocolError:
+            return None
+    elif direction != "from":
+        return None
+    return direction, line
 
 
 def bot_log(folder: Path, bot: str) -> Path:

@@ -10,12 +10,14 @@ import trio
 
 from arena import protocol
 from arena.config import BotSpec
-from arena.errors import BotFault, BotProtocolError, RecordError, ResultsError, UserError
+from arena.errors import BotFault, RecordError, ResultsError, UserError
 from arena.game.botproc import BotProcess, StderrLog
 from arena.game.hosting import hosting
 from arena.game.referee import forfeit_ranks
-from arena.record import NOT_ASKED, GameRecord, not_replayable
+from arena.league.store import complete_transcript, transcript_entry
+from arena.record import NOT_ASKED, GameRecord, SeatRecord, not_replayable
 from arena.show.spectator import Spectator
+from arena.words import counted
 from engines.base import EngineError
 
 
@@ -80,49 +82,45 @@ def narrate(record: GameRecord) -> Iterator[str]:
     yield from spectator.end(state)
 
 
-def read_transcript(path: Path) -> list[tuple[str, str]]:
-    """The (direction, line) pairs of a stored seat transcript; a damaged one (cut short by
-    a kill, edited) is a :class:`ResultsError` naming its first bad line."""
+def read_transcript(path: Path, seat: SeatRecord) -> list[tuple[str, str]]:
+    """The (direction, line) pairs of a stored seat transcript of the game whose record of
+    that seat is ``seat``; a missing one is a :class:`UserError`, a damaged one (a line
+    edited, or cut short by a kill) a :class:`ResultsError` naming its first bad line, and
+    one that ends before the game does (:func:`~arena.league.store.complete_transcript`) a
+    :class:`ResultsError` saying so."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError(
-            f"{path}: no transcript: arena run --transcripts records them only for the games "
-            "it plays, not for games stored before (use --fresh or --replay-bot NAME to play "
-            "them again)"
+            f"{path}: no transcript: the game was played without --transcripts (a run records "
+            "them only for the games it plays, not for games stored before), or the transcript "
+            "was lost when an earlier version of arena was killed (use --fresh or --replay-bot "
+            "NAME to play them again)"
         ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ResultsError(f"{path}: cannot read the transcript: {exc}") from None
     pairs = []
     for number, text_line in enumerate(text.splitlines(), start=1):
-        pair = _transcript_entry(text_line)
+        pair = transcript_entry(text_line)
         if pair is None:
             raise ResultsError(
                 f"{path}: line {number} is damaged (not a line the referee sent or the bot "
                 "wrote); this transcript cannot be replayed"
             )
         pairs.append(pair)
+    if not complete_transcript(pairs, seat):
+        raise ResultsError(
+            f"{path}: cut short: it ends before the stored game does ({_told(seat)}); this "
+            "transcript cannot be replayed"
+        )
     return pairs
 
 
-def _transcript_entry(text: str) -> tuple[str, str] | None:
-    """``(direction, line)`` of one transcript line; None for a damaged one (a line "to" the
-    bot must be a protocol message; a bot's own line may be anything it wrote)."""
-    try:
-        entry = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(entry, dict) or not isinstance(entry.get("line"), str):
-        return None
-    direction, line = entry.get("dir"), entry["line"]
-    if direction == "to":
-        try:
-            protocol.decode(line)
-        except BotProtocolError:
-            return None
-    elif direction != "from":
-        return None
-    return direction, line
+def _told(seat: SeatRecord) -> str:
+    """How a transcript falls short of what the stored game says of its seat."""
+    if seat.forfeit is None:
+        return "the seat played to the end, but the transcript has no 'end' message"
+    return f"it asks fewer than the {counted(seat.decisions, 'decision')} the seat answered"
 
 
 async def replay_seat(
