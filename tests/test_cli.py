@@ -89,9 +89,9 @@ def test_transcripts_are_only_recorded_for_games_played_now(
     again = CliRunner().invoke(main, [*run, "--transcripts"])
     assert again.exit_code == 0, again.output
     said = (
-        "arena: 4 stored games have no transcript and will not be played again: transcripts "
-        "are only recorded for games played now (use --fresh or --replay-bot NAME to play "
-        "them again)\n"
+        "arena: 4 stored games have no complete transcript and will not be played again "
+        "(played without --transcripts, or the transcript was cut short when an earlier "
+        "version of arena was killed): use --fresh or --replay-bot NAME to play them again\n"
     )
     assert said in again.output
     assert "0 games played, 4 already stored" in again.output

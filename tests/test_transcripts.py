@@ -1,5 +1,5 @@
 """``arena replay-seat`` refuses a transcript cut short (by a kill of an ``arena run
---transcripts`` writing it).
+--transcripts`` writing it); a rerun counts the stored games without a complete one.
 
 Real leagues (the toy engine or Space Five, real bot processes), real files.
 """
@@ -59,3 +59,29 @@ def test_replay_seat_refuses_a_transcript_cut_short(tmp_path: Path, here: Path) 
     )
     whole = arena("replay-seat", str(out), "t0-b0-r0", "1", "--bot", BOT)
     assert whole.exit_code == 0, whole.output
+
+
+def test_a_rerun_counts_the_games_without_a_complete_transcript(tmp_path: Path, here: Path) -> None:
+    """A transcript cut short, a game folder without one seat's file, an empty one: each is
+    a stored game without a complete transcript, as much as a game with no folder."""
+    assert run(tmp_path).exit_code == 0  # without --transcripts: none has one
+    unrecorded = run(tmp_path, "--transcripts")
+    assert unrecorded.exit_code == 0, unrecorded.output
+    assert (
+        "arena: 2 stored games have no complete transcript and will not be played again "
+        "(played without --transcripts, or the transcript was cut short when an earlier "
+        "version of arena was killed): use --fresh or --replay-bot NAME to play them again\n"
+    ) in unrecorded.output
+
+    assert run(tmp_path, "--transcripts", "--fresh").exit_code == 0
+    transcripts = tmp_path / "out" / TRANSCRIPTS
+    assert not run(tmp_path, "--transcripts").output.count("transcript")
+    cut_to_half(transcripts / "t0-b0-r0" / "seat1.jsonl")
+    (transcripts / "t0-b0-r1" / "seat0.jsonl").unlink()
+    cut = run(tmp_path, "--transcripts")
+    assert "arena: 2 stored games have no complete transcript" in cut.output, cut.output
+    for seat in transcripts.glob("t0-b0-r1/*"):
+        seat.unlink()
+    (transcripts / "t0-b0-r0" / "seat1.jsonl").unlink()
+    emptied = run(tmp_path, "--transcripts")
+    assert "arena: 2 stored games have no complete transcript" in emptied.output

@@ -27,7 +27,7 @@ from arena.league.fingerprint import fingerprint
 from arena.league.groupsync import GroupSync
 from arena.league.pooled import league_table
 from arena.league.schedule import Shape, game_count, iter_blocks, known_tables, misplaced
-from arena.league.store import LEAGUE, TRANSCRIPTS, ResultsDir, Warn, read_league
+from arena.league.store import LEAGUE, ResultsDir, Warn, has_complete_transcripts, read_league
 from arena.record import GameRecord
 from arena.stats.sprt import Sprt, out_of_budget
 
@@ -294,8 +294,8 @@ def open_league(
     is moved aside first (:func:`~arena.league.schedule.misplaced`): the game of that id is
     played again, and ``games.jsonl`` never holds one id twice.
 
-    With ``transcripts``, ``say`` is told of the league's stored games that have none: the
-    run does not play them, and only a game played records its transcript.
+    With ``transcripts``, ``say`` is told of the league's stored games that have no complete
+    transcript: the run does not play them, and only a game played records its transcript.
     """
     store = ResultsDir(folder)
     prints = {bot.name: fingerprint(bot) for bot in config.bots}
@@ -316,19 +316,21 @@ def open_league(
 def _say_untranscribed(
     config: LeagueConfig, folder: Path, stored: Iterable[GameRecord], say: Warn
 ) -> None:
-    """Tell ``say`` how many of the league's stored games have no transcript, if any."""
+    """Tell ``say`` how many of the league's stored games have no complete transcript, if any."""
     shape = Shape.of(config.to_toml())
     assert shape is not None, "a resolved config describes its schedule"
+    people = set(config.people)
     count = sum(
         1
         for record in stored
-        if shape.plays(record) and not (folder / TRANSCRIPTS / record.id).is_dir()
+        if shape.plays(record) and not has_complete_transcripts(folder, record, people)
     )
     if count:
         games = "1 stored game has" if count == 1 else f"{count:,} stored games have"
         say(
-            f"{games} no transcript and will not be played again: transcripts are only "
-            "recorded for games played now (use --fresh or --replay-bot NAME to play them again)"
+            f"{games} no complete transcript and will not be played again (played without "
+            "--transcripts, or the transcript was cut short when an earlier version of arena "
+            "was killed): use --fresh or --replay-bot NAME to play them again"
         )
 
 

@@ -34,11 +34,11 @@ import reprlib
 import shutil
 import stat
 import tomllib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from operator import itemgetter
 from pathlib import Path
-from typing import IO, Any, NamedTuple, TypeVar
+from typing import IO, Any, NamedTuple, TypeVar, cast
 
 import orjson
 import tomli_w
@@ -547,6 +547,17 @@ def complete_transcript(pairs: Sequence[tuple[str, str]], seat: SeatRecord) -> b
     return sent.count("act") >= seat.decisions
 
 
+def transcript_pairs(path: Path) -> list[tuple[str, str]] | None:
+    """The ``(direction, line)`` pairs of a stored seat transcript, or None when it is missing
+    or damaged (unreadable, a line that is not a :func:`transcript_entry`)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    pairs = list(map(transcript_entry, text.splitlines()))
+    return None if None in pairs else cast(list[tuple[str, str]], pairs)
+
+
 def transcript_entry(text: str) -> tuple[str, str] | None:
     """``(direction, line)`` of one transcript line; None for a damaged one (a line "to" the
     bot must be a protocol message; a bot's own line may be anything it wrote)."""
@@ -565,6 +576,18 @@ def transcript_entry(text: str) -> tuple[str, str] | None:
     elif direction != "from":
         return None
     return direction, line
+
+
+def has_complete_transcripts(folder: Path, record: GameRecord, people: Collection[str]) -> bool:
+    """Whether every seat of a stored game played by a bot (not one of ``people``) has its
+    complete transcript in ``folder`` (:func:`complete_transcript`)."""
+    for position, seat in enumerate(record.seats):
+        if seat.bot in people:
+            continue
+        pairs = transcript_pairs(folder / TRANSCRIPTS / record.id / f"seat{position}.jsonl")
+        if pairs is None or not complete_transcript(pairs, seat):
+            return False
+    return True
 
 
 def bot_log(folder: Path, bot: str) -> Path:
