@@ -1,18 +1,25 @@
-"""``arena replay-seat`` refuses a transcript cut short (by a kill of an ``arena run
---transcripts`` writing it); a rerun counts the stored games without a complete one.
+"""A stored game has its whole transcript (``arena run --transcripts``), whatever stopped the
+run; ``arena replay-seat`` refuses a transcript cut short; a rerun counts the stored games
+without a complete one.
 
 Real leagues (the toy engine or Space Five, real bot processes), real files.
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import uuid
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
-from arena.league.store import TRANSCRIPTS
+from arena.league.store import TRANSCRIPTS, has_complete_transcripts, read_games
+from tests.conftest import ROOT, processes_with, wait_until
 
 BOT = "python -m bots.random"
 
@@ -32,9 +39,79 @@ def run(tmp_path: Path, *more: str) -> Result:
     return arena("run", str(config), "--out", str(tmp_path / "out"), "--no-report", *more)
 
 
+def incomplete(out: Path) -> list[str]:
+    """The stored games of ``out`` without a whole transcript of every seat."""
+    return [game.id for game in read_games(out) if not has_complete_transcripts(out, game, ())]
+
+
+def stored_lines(out: Path) -> int:
+    """How many lines ``games.jsonl`` holds now (0 before it is made)."""
+    try:
+        return (out / "games.jsonl").read_bytes().count(b"\n")
+    except FileNotFoundError:
+        return 0
+
+
 @pytest.fixture
 def here(toy_engine: str, in_repo: Path) -> Path:
     return in_repo
+
+
+def test_a_killed_run_leaves_no_stored_game_without_its_transcript(tmp_path: Path) -> None:
+    """``kill -9`` the moment a second game's line is in ``games.jsonl`` (the next ones are
+    being played beside it): every stored game has its whole transcript, and the run
+    resumed finishes without a note."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    config = tmp_path / "sf.toml"
+    bots = "".join(f'[[bots]]\nname = "{n}"\ncmd = "{BOT} {marker}"\n' for n in "abc")
+    config.write_text(f'name = "sf"\nengine = "space-five"\nplayers = 2\nrounds = 2\n{bots}')
+    out = tmp_path / "out"
+    args = ["run", str(config), "--out", str(out), "--jobs", "2", "--transcripts", "--no-report"]
+    proc = subprocess.Popen([sys.executable, "-m", "arena", *args], cwd=ROOT)
+    wait_until(lambda: stored_lines(out) >= 2 or proc.poll() is not None, "a second game", 120)
+    os.kill(proc.pid, signal.SIGKILL)
+    assert proc.wait(timeout=60) == -signal.SIGKILL
+    wait_until(lambda: processes_with(marker) == [], "the bots to end after the kill")
+    assert read_games(out)
+    assert incomplete(out) == []
+
+    again = subprocess.run(
+        [sys.executable, "-m", "arena", *args], cwd=ROOT, capture_output=True, text=True
+    )
+    assert again.returncode == 0, again.stderr
+    assert "transcript" not in again.stderr
+    assert len(read_games(out)) == 3 * 2 * 2 and incomplete(out) == []
+    assert sorted(path.name for path in (out / TRANSCRIPTS).iterdir()) == sorted(
+        game.id for game in read_games(out)
+    )
+
+
+def test_a_transcript_that_cannot_be_written_stores_no_game(tmp_path: Path, here: Path) -> None:
+    """The transcript is on disk before the game's line: when it cannot be written (here
+    ``transcripts`` is a file), the run stops with one line and stores no game."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / TRANSCRIPTS).write_text("not a folder")
+    result = run(tmp_path, "--transcripts", "--jobs", "1")
+    assert result.exit_code == 2, result.output
+    assert f"arena: error: {out / TRANSCRIPTS}: cannot write: " in result.output
+    assert "Traceback" not in result.output
+    assert read_games(out) == []
+
+
+def test_a_run_removes_what_a_killed_run_was_writing(tmp_path: Path, here: Path) -> None:
+    """A transcript folder a kill left half written beside its place is removed; one of a
+    game of that id that was not stored is replaced whole (no seat file of it is kept)."""
+    partial = tmp_path / "out" / TRANSCRIPTS / ".partial-x1y2"
+    partial.mkdir(parents=True)
+    (partial / "seat0.jsonl").write_text('{"dir": "to", "line": "{\\"type\\":\\"hel')
+    stale = tmp_path / "out" / TRANSCRIPTS / "t0-b0-r0"
+    stale.mkdir()
+    (stale / "seat2.jsonl").write_text("")
+    assert run(tmp_path, "--transcripts").exit_code == 0
+    assert not partial.exists()
+    assert sorted(path.name for path in stale.iterdir()) == ["seat0.jsonl", "seat1.jsonl"]
+    assert incomplete(tmp_path / "out") == []
 
 
 def cut_to_half(path: Path) -> int:

@@ -348,13 +348,11 @@ class _ClusterRun:
     def _store_block(self, played: PlayedBlock) -> None:
         """Append a finished block's games, make them durable, then count them."""
         self.store.check_ready(played.readies)  # before its games are in the file
+        for record, lines in zip(played.records, played.transcripts, strict=False):
+            self.store.write_transcripts(record.id, lines)  # before its game: see the method
         for record in played.records:
             self.store.append(record)
         self.store.sync()
-        for record, lines in zip(played.records, played.transcripts, strict=False):
-            for position, seat_lines in enumerate(lines):
-                if seat_lines is not None:
-                    self.store.write_transcript(record.id, position, seat_lines)
         for bot, data in played.logs.items():
             self.logs[bot].write(data)
         self.outcome.disqualified.update(played.disqualified)

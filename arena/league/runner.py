@@ -237,12 +237,18 @@ class _LeagueRun:
         within :data:`~arena.league.groupsync.SYNC_EVERY_S` (:class:`GroupSync`). A game
         once written is stored: a stop (Ctrl-C) waits for its fsync (at most that long, and
         the fsync itself) and counts it, so what a stopped run counts is what the file holds.
+        With ``transcripts``, the game's transcript is written and fsync'd before its line
+        (:meth:`~arena.league.store.ResultsDir.write_transcripts`; the slot waits for it).
         """
         try:
             await self.prepared.wait()  # no game shares the interpreter with ``prepare``
             played = await table.play(spec)
             self.store.check_ready(played.readies())  # before its game is in the file
             record = played.record
+            if self.transcripts:  # on disk before the game is: a stored game has its transcript
+                await trio.to_thread.run_sync(
+                    self.store.write_transcripts, spec.id, played.transcripts()
+                )
             self.store.append(record)
             self._collect(spec, record)
         finally:
@@ -250,9 +256,6 @@ class _LeagueRun:
             slots.release()
         with trio.CancelScope(shield=True):  # written: a stop must not leave it uncounted
             await self.group_sync.synced()  # fsync in a thread, shared with the games beside it
-        for position, lines in enumerate(played.transcripts()):
-            if lines is not None:
-                self.store.write_transcript(spec.id, position, lines)
         self.outcome.played += 1
         if self.progress is not None:
             done = self.outcome.played + self.outcome.skipped

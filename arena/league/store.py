@@ -33,12 +33,13 @@ import pickle
 import reprlib
 import shutil
 import stat
+import tempfile
 import tomllib
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from operator import itemgetter
 from pathlib import Path
-from typing import IO, Any, NamedTuple, TypeVar, cast
+from typing import IO, TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 import orjson
 import tomli_w
@@ -59,11 +60,15 @@ from arena.league.fingerprint import ready_text
 from arena.record import GameRecord, GameRow, SeatRecord, well_formed_rows
 from arena.words import counted
 
+if TYPE_CHECKING:
+    from arena.game.table import Transcript
+
 GAMES = "games.jsonl"
 LEAGUE = "league.toml"
 STANDINGS = "standings.toml"
 LOCK = ".lock"
 TRANSCRIPTS = "transcripts"
+PARTIAL_TRANSCRIPT = ".partial-"  # a transcript folder being written, beside its place
 BOTS = "bots.toml"
 DAMAGED = "games.damaged.jsonl"
 REPLACED = "games.replaced.jsonl"
@@ -537,6 +542,32 @@ def _append_once(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
+def _transcript_bytes(lines: Transcript) -> bytes:
+    """A seat transcript as stored: one JSON line per line the seat sent ("from") or got
+    ("to"), the line as text."""
+    return "".join(
+        json.dumps({"dir": direction, "line": line.decode("utf-8", "replace").rstrip("\n")}) + "\n"
+        for direction, line in lines
+    ).encode("utf-8")
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    """Write a new file ``path`` holding ``data`` and fsync it."""
+    with path.open("xb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _sync_folder(path: Path) -> None:
+    """fsync a folder: the names created or renamed in it are on disk."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def complete_transcript(pairs: Sequence[tuple[str, str]], seat: SeatRecord) -> bool:
     """Whether a seat's transcript (its :func:`transcript_entry` pairs) holds the whole game its
     stored record ``seat`` tells of, not one cut short: a seat that played to the end was
@@ -711,6 +742,7 @@ class ResultsDir:
             self.fingerprints[name]["ready"] = ready
         write_toml(self.folder / BOTS, self.fingerprints)
         (self.folder / "logs").mkdir(exist_ok=True)
+        self._remove_partial_transcripts()
         self._games = (self.folder / GAMES).open("ab", buffering=0)
         return read_games(self.folder, warn)
 
@@ -881,19 +913,40 @@ class ResultsDir:
             reason = os_reason(exc)
             raise ResultsError(f"{self.folder / GAMES}: cannot store games: {reason}") from None
 
-    def write_transcript(self, game: str, seat: int, lines: list[tuple[str, bytes]]) -> None:
-        """``transcripts/<game>/seat<k>.jsonl``: each line a seat sent ("from") or got ("to")."""
-        folder = self.folder / TRANSCRIPTS / game
-        path = folder / f"seat{seat}.jsonl"
+    def write_transcripts(self, game: str, transcripts: Sequence[Transcript | None]) -> None:
+        """``transcripts/<game>/seat<k>.jsonl`` for each seat with a transcript, on disk before
+        this returns: call it before :meth:`append` stores the game, so that a stored game
+        has its whole transcript whatever stops the run (a kill, a full disk, a crash).
+
+        The folder is written beside its place (``transcripts/.partial-*``, removed by the
+        next run if a kill leaves it) and renamed into place whole; a folder left there by a
+        game of that id that was not stored is replaced.
+        """
+        if all(lines is None for lines in transcripts):
+            return
+        parent = self.folder / TRANSCRIPTS
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            with path.open("w", encoding="utf-8") as handle:
-                for direction, line in lines:
-                    text = line.decode("utf-8", "replace").rstrip("\n")
-                    handle.write(json.dumps({"dir": direction, "line": text}) + "\n")
+            parent.mkdir(exist_ok=True)
+            writing = Path(tempfile.mkdtemp(prefix=PARTIAL_TRANSCRIPT, dir=parent))
         except OSError as exc:
-            path.unlink(missing_ok=True)
-            raise ResultsError(f"{path}: cannot write: {os_reason(exc)}") from None
+            raise ResultsError(f"{parent}: cannot write: {os_reason(exc)}") from None
+        try:
+            for seat, lines in enumerate(transcripts):
+                if lines is not None:
+                    _write_synced(writing / f"seat{seat}.jsonl", _transcript_bytes(lines))
+            _sync_folder(writing)
+            shutil.rmtree(parent / game, ignore_errors=True)
+            os.rename(writing, parent / game)
+            _sync_folder(parent)
+        except OSError as exc:
+            shutil.rmtree(writing, ignore_errors=True)
+            reason = os_reason(exc)
+            raise ResultsError(f"{parent / game}: cannot write the transcript: {reason}") from None
+
+    def _remove_partial_transcripts(self) -> None:
+        """Remove the transcript folders a killed run was writing (their games not stored)."""
+        for writing in (self.folder / TRANSCRIPTS).glob(PARTIAL_TRANSCRIPT + "*"):
+            shutil.rmtree(writing, ignore_errors=True)
 
     def log_path(self, bot: str) -> Path:
         return bot_log(self.folder, bot)
