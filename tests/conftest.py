@@ -30,25 +30,31 @@ def in_repo(monkeypatch: pytest.MonkeyPatch) -> Path:
     return ROOT
 
 
-@pytest.fixture(scope="session")
-def small_league(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A small real league (Space Five, subprocess bots) run once; its results folder."""
+def run_league_file(folder: Path, text: str, jobs: int = 2) -> Path:
+    """``arena run`` (in-process) of the league file ``text``, written in ``folder``; the
+    results folder (``folder/out``) of the run, which must have ended well."""
     from click.testing import CliRunner
 
     from arena.cli import main
 
-    folder = tmp_path_factory.mktemp("small-league")
-    config = folder / "small.toml"
-    config.write_text(
-        'name = "small"\nengine = "space-five"\nplayers = [2]\nrounds = 1\nseed = 3\n'
-        '[[bots]]\nname = "greedy"\ncmd = "python -m bots.space_five_greedy"\n'
-        '[[bots]]\nname = "random"\ncmd = "python -m bots.random"\n'
-    )
+    config = folder / "league-file.toml"
+    config.write_text(text)
     out = folder / "out"
-    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "--jobs", "2"])
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "--jobs", str(jobs)])
     assert result.exit_code == 0, result.output
     assert f"report: {out / 'report.html'}" in result.output
     return out
+
+
+@pytest.fixture(scope="session")
+def small_league(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small real league (Space Five, subprocess bots) run once; its results folder."""
+    return run_league_file(
+        tmp_path_factory.mktemp("small-league"),
+        'name = "small"\nengine = "space-five"\nplayers = [2]\nrounds = 1\nseed = 3\n'
+        '[[bots]]\nname = "greedy"\ncmd = "python -m bots.space_five_greedy"\n'
+        '[[bots]]\nname = "random"\ncmd = "python -m bots.random"\n',
+    )
 
 
 @pytest.fixture

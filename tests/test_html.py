@@ -42,6 +42,7 @@ from arena.stats.ratings import compute_standings
 from arena.stats.trajectory import online_elo
 from arena.tools.replay import narrate
 from engines.testing import new_game, random_playout
+from tests.conftest import run_league_file
 
 SEATS = {"cat-yard": 3, "good-boy": 3, "if-it-fits": 3, "little-everdell": 2, "space-five": 3}
 
@@ -202,15 +203,12 @@ def test_a_solo_selection_shows_every_bots_worst_and_best_game() -> None:
 
 
 def test_a_solo_report_speaks_of_one_player_and_of_seeds(tmp_path: Path) -> None:
-    config = tmp_path / "solo.toml"
-    config.write_text(
+    out = run_league_file(
+        tmp_path,
         'name = "solo"\nengine = "little-everdell"\nplayers = 1\nrounds = 1\nseed = 1\n'
         '[[bots]]\nname = "greedy"\ncmd = "python -m bots.little_everdell_greedy"\n'
-        '[[bots]]\nname = "random"\ncmd = "python -m bots.random"\n'
+        '[[bots]]\nname = "random"\ncmd = "python -m bots.random"\n',
     )
-    out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "--jobs", "2"])
-    assert result.exit_code == 0, result.output
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "round-robin, tables of 1 player, seed 1" in page
     assert "on the seeds both played" in page and "where both sat" not in page
@@ -352,15 +350,13 @@ def test_standings_print_the_warnings(league: Path) -> None:
 
 
 def test_report_of_an_engine_without_picture_or_data_table(toy_engine: str, tmp_path: Path) -> None:
-    config = tmp_path / "toy.toml"
-    config.write_text(
+    out = run_league_file(
+        tmp_path,
         'name = "toy"\nengine = "toy"\nplayers = 2\nrounds = 1\nseed = 1\n'
         '[[bots]]\nname = "a"\ncmd = "python -m bots.random"\n'
-        '[[bots]]\nname = "b"\ncmd = "python -m bots.random"\n'
+        '[[bots]]\nname = "b"\ncmd = "python -m bots.random"\n',
+        jobs=1,
     )
-    out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "--jobs", "1"])
-    assert result.exit_code == 0, result.output
     assert engines.picture(toy_engine) is None
     record = read_games(out)[0]
     data = game_data(record)
