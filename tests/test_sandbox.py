@@ -297,8 +297,7 @@ def test_a_bot_that_forks_to_its_limit_leaves_other_bots_room_to_start(tmp_path:
 @pytest.mark.skipif(shutil.which("unshare") is None, reason="unshare (util-linux) is missing")
 def test_a_bot_in_a_user_namespace_cannot_make_another(monkeypatch: pytest.MonkeyPatch) -> None:
     """The sandbox of a referee that is not root (its own user namespace): ``unshare -Ur``
-    fails inside where bubblewrap has ``--disable-userns`` (a root referee's sandbox cannot
-    stop it: docs/robustness.md, "What is NOT protected")."""
+    fails inside where bubblewrap has ``--disable-userns``, besides the seccomp filter."""
     if not sandbox._can_disable_userns():
         pytest.skip("this bubblewrap has no --disable-userns (older than 0.8)")
     monkeypatch.setattr(os, "geteuid", lambda: 1000)  # the sandbox of a referee that is not root
@@ -408,11 +407,19 @@ def _ways_to_the_interpreter(folder: Path) -> set[str]:
     return {part for way in below for part in way.parts[:1]}
 
 
-@pytest.mark.parametrize(("machine", "numbers"), [("x86_64", {304, 342}), ("aarch64", {265, 371})])
-def test_the_filter_refuses_open_by_handle_at_by_its_number_on_each_architecture(
+@pytest.mark.parametrize(
+    ("machine", "numbers"),
+    [
+        # open_by_handle_at, unshare, clone, clone3 on x86-64 and on i386
+        ("x86_64", {304, 272, 56, 435, 342, 310, 120}),
+        # the same on AArch64 (the generic table) and on 32-bit Arm
+        ("aarch64", {265, 97, 220, 435, 371, 337, 120}),
+    ],
+)
+def test_the_filter_knows_each_calls_number_on_each_architecture(
     machine: str, numbers: set[int]
 ) -> None:
-    """The numbers the filter compares with: open_by_handle_at's on the machine and on the
+    """The numbers the filter compares with: the filtered calls' on the machine and on the
     32-bit code it also runs (x86-64's x32 calls carry a high bit)."""
     code = seccomp.program(machine)
     assert code is not None
@@ -431,3 +438,25 @@ def test_without_a_filter_a_root_referees_bot_keeps_no_capability() -> None:
     with_filter = sandbox.wrap(["true"], disk_mb=1, packages=(), refused=7)
     assert with_filter[with_filter.index("--seccomp") + 1] == "7"
     assert "--ambient-caps=+dac_read_search" in with_filter
+
+
+@needs_bwrap
+@pytest.mark.skipif(shutil.which("unshare") is None, reason="unshare (util-linux) is missing")
+def test_a_root_referees_bot_cannot_make_a_user_namespace() -> None:
+    """A root referee's bot runs in no user namespace, so bubblewrap's --disable-userns
+    cannot apply; the seccomp filter refuses unshare and clone with CLONE_NEWUSER (and makes
+    clone3 unknown): threads, fork and subprocesses, which the C library then starts with
+    clone, still work."""
+    nested = inside(["unshare", "-Ur", "true"])
+    assert nested.returncode != 0, nested
+    assert "unshare failed: Operation not permitted" in nested.stderr, nested
+    work = (
+        "import os, subprocess, threading\n"
+        "t = threading.Thread(target=print, args=('thread',)); t.start(); t.join()\n"
+        "print('subprocess', subprocess.run(['true']).returncode)\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n    os._exit(7)\n"
+        "print('fork', os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))\n"
+    )
+    ran = inside([sys.executable, "-c", work])
+    assert (ran.returncode, ran.stdout) == (0, "thread\nsubprocess 0\nfork 7\n"), ran
