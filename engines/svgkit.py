@@ -12,7 +12,8 @@ A new game adds ``engines/<game>/svg.py`` with ``draw(views) -> str`` and ``PRIV
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import lru_cache
 from html import escape
 from typing import Any, NamedTuple
@@ -119,6 +120,14 @@ class Canvas:
         self.rect(x, y, w, h, HIDDEN, stroke=MUTED, dashed=True)
         if count:
             self.text(x + w / 2, y + h / 2 + 4, count, anchor="middle", fill="#555")
+
+    @contextmanager
+    def titled(self, title: str) -> Iterator[None]:
+        """Group what is drawn inside the ``with`` block under an SVG ``<title>``: a browser
+        shows it as a tooltip over the group (the whole name of a card cut short, say)."""
+        self.parts.append(f"<g><title>{escape(title)}</title>")
+        yield
+        self.parts.append("</g>")
 
     def raw(self, fragment: str) -> None:
         """Add SVG text drawn elsewhere (a cached part of a picture)."""

@@ -138,3 +138,19 @@ def test_every_text_of_every_engines_picture_reads_on_what_it_is_drawn_on(name: 
 
     random_playout(engines.get(name), seats, 5, each_step=check)
     assert sorted(low) == []
+
+
+def test_little_everdell_card_cut_short_has_its_whole_name_as_a_tooltip() -> None:
+    """A long card name is cut short on the card ("Berry Pick…") and written whole in the
+    card's SVG ``<title>``, which a browser shows on hover; the picture stays the same from
+    one draw to the next."""
+    state = new_game(engines.get("little-everdell"), 2, 1)
+    view = dict(state.observation(0))
+    view["meadow"] = ["berry_picker", "fair_grounds", "resin_refinery", *view["meadow"][3:]]
+    svg = _draw("little-everdell", {0: view})
+    titles = [
+        element.text for element in ET.fromstring(svg).iter() if element.tag.endswith("title")
+    ]
+    assert {"Berry Picker", "Fair Grounds", "Resin Refinery"} <= set(titles)
+    assert "Berry Pick…" in svg
+    assert _draw("little-everdell", {0: view}) == svg

@@ -31,9 +31,10 @@ def _card(canvas: Canvas, x: float, y: float, uid: str) -> None:
         return
     cost = "/".join(str(c) for c in card.cost)
     name = card.name if len(card.name) <= 11 else card.name[:10] + "…"
-    canvas.rect(x, y, W, H, COLOURS.get(card.colour, "#eee"))
-    canvas.text(x + W / 2, y + 17, name, size=9, anchor="middle", bold=True)
-    canvas.text(x + W / 2, y + 33, f"{card.points} pt, cost {cost}", size=8, anchor="middle")
+    with canvas.titled(card.name):
+        canvas.rect(x, y, W, H, COLOURS.get(card.colour, "#eee"))
+        canvas.text(x + W / 2, y + 17, name, size=9, anchor="middle", bold=True)
+        canvas.text(x + W / 2, y + 33, f"{card.points} pt, cost {cost}", size=8, anchor="middle")
 
 
 def draw(views: Views) -> str:
