@@ -189,6 +189,10 @@ def test_a_solo_leagues_caveat_speaks_of_seeds_not_a_perfect_record() -> None:
     said = caveats(compute_standings(_solo_league(), bootstrap=20))
     assert any(line.startswith("Best or worst score on every seed (a, b): ") for line in said)
     assert not any("Perfect record" in line for line in said)
+    assert "Only 3 seeds (fewer than 20): ± is a lower bound; a bootstrap over so few seeds" in (
+        " ".join(said)
+    )
+    assert not any("block" in line for line in said)
 
 
 def test_a_solo_selection_shows_every_bots_worst_and_best_game() -> None:

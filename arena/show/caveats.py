@@ -21,9 +21,10 @@ def caveats(standings: Standings) -> list[str]:
         return ["No games yet: there is nothing to rate."]
     found: list[str] = []
     if standings.bootstrap and standings.units < FEW_BLOCKS:
+        unit = "seed" if standings.solo else "block"  # a solo league resamples its seeds
         found.append(
-            f"Only {counted(standings.units, 'block')} (fewer than {FEW_BLOCKS}): ± is a lower "
-            "bound; a bootstrap over so few blocks understates the uncertainty."
+            f"Only {counted(standings.units, unit)} (fewer than {FEW_BLOCKS}): ± is a lower "
+            f"bound; a bootstrap over so few {unit}s understates the uncertainty."
         )
     perfect = [row.bot for row in standings.rows if row.games and row.score_pct in (0.0, 100.0)]
     if perfect and standings.prior:  # with no prior (online Elo, prior 0) it sets nothing
