@@ -146,6 +146,33 @@ def test_on_a_phone_the_game_picture_keeps_its_size_and_scrolls_in_its_box(
     assert phone.errors == []
 
 
+def test_a_game_id_in_a_title_stays_on_one_line(
+    small_league: Path, browser: Any, tmp_path: Path
+) -> None:
+    """At 390 px a title too narrow for the whole of it wraps between words, never inside
+    the game id at its hyphens ("t6-b0-" / "r0"): in the report's viewer and on the game's
+    own page (its heading squeezed to a few letters to make sure it has to wrap)."""
+    records = read_games(small_league)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    phone = Page(context.new_page())
+    for path, title in (
+        (small_league / "report.html", "#viewer .title"),
+        (_write_view(small_league, records[0], tmp_path), "header h1"),
+    ):
+        phone.open(path)
+        wrapped, game, lines = phone.page.eval_on_selector(
+            title,
+            "t => { t.style.width = '4em'; const id = t.querySelector('.id');"
+            " return [t.getClientRects()[0].height > 40, id.textContent,"
+            " id.getClientRects().length]; }",
+        )
+        assert wrapped and lines == 1, path
+        assert game in {record.id for record in records} and "-" in game, path
+        phone.page.screenshot(path=tmp_path / f"id-{path.stem}.png")
+    context.close()
+    assert phone.errors == []
+
+
 def _write_view(folder: Path, record: GameRecord, tmp_path: Path) -> Path:
     target = tmp_path / f"{record.id}.html"
     result = CliRunner().invoke(main, ["view", str(folder), record.id, "-o", str(target)])

@@ -15,14 +15,22 @@ def asset(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
-def document(title: str, subtitle: str, body: str, scripts: tuple[str, ...]) -> str:
-    """A complete page: ``body`` is HTML; ``scripts`` are asset names run at the end."""
+def unbroken(text: str) -> str:
+    """``text`` as HTML that does not break across lines (a game id at its hyphens)."""
+    return f'<span class="id">{escape(text)}</span>'
+
+
+def document(
+    title: str, subtitle: str, body: str, scripts: tuple[str, ...], *, heading: str = ""
+) -> str:
+    """A complete page: ``body`` is HTML; ``scripts`` are asset names run at the end.
+    ``heading`` is the HTML of the page's heading when it is more than ``title`` escaped."""
     code = "\n".join(asset(name) for name in scripts)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}</title><style>{asset('style.css')}</style></head>"
-        f"<body><header><h1>{escape(title)}</h1><p>{escape(subtitle)}</p></header>"
+        f"<body><header><h1>{heading or escape(title)}</h1><p>{escape(subtitle)}</p></header>"
         f"<main>{body}</main><script>{code}</script></body></html>\n"
     )

@@ -21,9 +21,12 @@ function el(tag, attrs, text) {
 }
 
 // "game t0-b0-r1: random (seat 0) vs greedy (seat 1)": which game a report's viewer shows
+// (the id in a span that a narrow screen does not break at its hyphens)
 function gameTitle(game) {
   const seats = game.seats.map((seat, i) => `${seat.bot} (seat ${i})`);
-  return `game ${game.id}: ${seats.join(" vs ")}`;
+  const title = el("h3", { class: "title" }, "game ");
+  title.append(el("span", { class: "id" }, game.id), `: ${seats.join(" vs ")}`);
+  return title;
 }
 
 class Viewer {
@@ -36,7 +39,7 @@ class Viewer {
     this.alone = root.dataset.alone !== undefined; // its own page (arena view), not the report
     root.tabIndex = -1; // focusable, so that focus can leave the menu for the viewer
     root.replaceChildren();
-    if (!this.alone) root.append(el("h3", { class: "title" }, gameTitle(game))); // the report's
+    if (!this.alone) root.append(gameTitle(game)); // the report's
     const controls = el("div", { class: "controls" });
     const buttons = [["first", "|◀ first"], ["prev", "◀ back"], ["next", "next ▶"], ["last", "last ▶|"]];
     for (const [act, label] of buttons) {

@@ -31,7 +31,7 @@ import engines
 from arena.config import spelled_pairs
 from arena.errors import UserError
 from arena.record import NOT_ASKED, GameRecord, not_replayable
-from arena.show.html.page import document
+from arena.show.html.page import document, unbroken
 from arena.show.spectator import aftermath, gained, guide_of, seat_name, witness
 from arena.words import counted
 from engines.base import EngineError
@@ -197,9 +197,11 @@ def viewer_page(record: GameRecord, league: Mapping[str, Any]) -> str:
         f'<div class="viewer" id="viewer" data-first="{escape(record.id)}" data-alone></div>'
         f"{data_block(record)}"
     )
-    title = f"{league.get('name', 'league')}: game {record.id}"
+    name = league.get("name", "league")
+    title = f"{name}: game {record.id}"
+    heading = f"{escape(name)}: game {unbroken(record.id)}"
     subtitle = f"{engine.title}: {' vs '.join(record.seating)}"
-    return document(title, subtitle, body, ("viewer.js",))
+    return document(title, subtitle, body, ("viewer.js",), heading=heading)
 
 
 def _text(picture: str) -> str:
