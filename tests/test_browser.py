@@ -173,6 +173,33 @@ def test_a_game_id_in_a_title_stays_on_one_line(
     assert phone.errors == []
 
 
+@pytest.mark.parametrize("width", [1100, 390])
+def test_the_step_controls_stay_on_screen_below_a_tall_board(
+    small_league: Path, browser: Any, tmp_path: Path, width: int
+) -> None:
+    """Scrolled down a board taller than the screen (If It Fits's can be), the viewer's step
+    buttons stay at the top of the screen and still step, in the report and on a game's own
+    page; on a phone they take no more than a sixth of the screen."""
+    record = read_games(small_league)[0]
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    screen = Page(context.new_page())
+    for path in (small_league / "report.html", _write_view(small_league, record, tmp_path)):
+        screen.open(path)
+        screen.page.eval_on_selector(
+            "#viewer .board",
+            "b => { b.style.height = '3000px'; b.scrollIntoView(); window.scrollBy(0, 1500); }",
+        )
+        top, height = screen.page.eval_on_selector(
+            "#viewer .controls", "c => [c.getBoundingClientRect().top, c.offsetHeight]"
+        )
+        assert top == pytest.approx(0, abs=1) and height <= 844 / 6, (path, top, height)
+        screen.page.screenshot(path=tmp_path / f"sticky-{width}-{path.stem}.png")
+        screen.page.click("#viewer .controls [data-act=next]")
+        assert screen.page.inner_text("#viewer .pos").startswith("step 1 "), path
+    context.close()
+    assert screen.errors == []
+
+
 def _write_view(folder: Path, record: GameRecord, tmp_path: Path) -> Path:
     target = tmp_path / f"{record.id}.html"
     result = CliRunner().invoke(main, ["view", str(folder), record.id, "-o", str(target)])

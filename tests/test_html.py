@@ -35,6 +35,7 @@ from arena.record import GameRecord, SeatRecord
 from arena.sdk import GameInfo
 from arena.show.caveats import FEW_BLOCKS, caveats
 from arena.show.html import charts
+from arena.show.html.page import asset
 from arena.show.html.report import _sprt, _think_times
 from arena.show.html.selection import pick_games
 from arena.show.html.viewer import SEAM, game_data, pack
@@ -542,3 +543,13 @@ def test_think_times_use_every_decision_where_records_store_them(league: Path) -
     means, per_move, without = _think_times(old)
     assert not per_move and without == len(records)
     assert sum(map(len, means.values())) == 2 * len(records)
+
+
+def test_the_viewers_step_controls_stick_to_the_top_over_an_opaque_background() -> None:
+    """A tall board scrolls under the step controls, which stay reachable (a real browser
+    checks it in tests/test_browser.py)."""
+    rule = re.search(r"\.viewer \.controls \{([^}]*)\}", asset("style.css"))
+    assert rule is not None
+    assert {"position: sticky", "top: 0", "background: #fff"} <= {
+        part.strip() for part in rule.group(1).split(";")
+    }
