@@ -69,6 +69,16 @@ def test_cat_yard_draws_every_cat_of_a_seat_that_won_them_all() -> None:
     assert len(cats) >= len(CAT_ROWS)
 
 
+def test_cat_yard_spells_out_its_bait_abbreviations_in_a_key() -> None:
+    """The cards say mk, fd, ms and yn; a line under the table says what each one is."""
+    svg = _draw("cat-yard", {0: new_game(engines.get("cat-yard"), 3, 1).observation(0)})
+    lines = [text.text or "" for text in ET.fromstring(svg).iter() if text.tag.endswith("text")]
+    key = next((line for line in lines if line.startswith("bait: ")), "")
+    for short, name in (("mk", "milk"), ("fd", "food"), ("ms", "mouse"), ("yn", "yarn")):
+        assert f"{short} {name}" in key, key
+    assert _outside(svg) == []
+
+
 def test_space_five_solo_draws_a_discard_pile_of_the_whole_deck() -> None:
     """The solo discard pile wraps to further lines: all 100 cards are inside the picture."""
     state = new_game(engines.get("space-five"), 1, 1)

@@ -15,6 +15,10 @@ PRIVATE = False
 
 SYMBOL_COLOURS = {"milk": "#f4f4f4", "food": "#f2c879", "mouse": "#c9c9c9", "yarn": "#e8a3c9"}
 SHORT = {"milk": "mk", "food": "fd", "mouse": "ms", "yarn": "yn"}
+KEY = "bait: {}; a cat shows its points over the bait it costs".format(
+    ", ".join(f"{short} {name}" for name, short in SHORT.items())
+)
+"""The line under the table that spells out the bait abbreviations."""
 BAIT = {first + i: symbols for first, copies, symbols, _ in BAIT_ROWS for i in range(copies)}
 CATS = {row[0]: (row[1], row[2]) for row in CAT_ROWS}
 W, H = 58, 56
@@ -95,7 +99,8 @@ def draw(views: Views) -> str:
             12, y + 16, f"{seat_label(seat, view)}: {points} pt", bold=True, fill=seat_colour(seat)
         )
         y += _won_cats(canvas, y, cats) + 8 if cats else 26
-    return canvas.render(y + 8)
+    canvas.text(12, y + 12, KEY, size=10, fill=MUTED)
+    return canvas.render(y + 20)
 
 
 def _won_cats(canvas: Canvas, top: int, cats: list[list[int]]) -> int:
