@@ -1221,6 +1221,44 @@ def test_damaged_lines_are_reported_never_counted_and_moved_aside(
     assert clean.exit_code == 0 and "warning" not in clean.output
 
 
+def test_a_whole_last_game_without_its_newline_is_kept_by_a_run(tmp_path: Path, here: Path) -> None:
+    """A power cut can leave the last game's line whole but without its newline: ``arena
+    standings`` leaves it unread (a running league may be writing it), ``arena run`` (which
+    holds the folder) ends the line and keeps the game instead of playing it again."""
+    assert run(tmp_path, league()).exit_code == 0
+    games = tmp_path / "out" / "games.jsonl"
+    whole = games.read_bytes()
+    stored = whole.count(b"\n")
+    games.write_bytes(whole[:-1])
+
+    shown = arena("standings", str(tmp_path / "out"), "--format", "json")
+    assert shown.exit_code == 0 and "warning" not in shown.stderr, shown.output
+    assert json.loads(shown.stdout)["games"] == stored - 1
+
+    kept = run(tmp_path, league())
+    assert kept.exit_code == 0, kept.output
+    assert "warning" not in kept.output
+    assert f"0 games played, {stored} already stored" in kept.output
+    assert games.read_bytes() == whole
+    assert not (tmp_path / "out" / "games.damaged.jsonl").exists()
+
+
+def test_a_whole_last_line_repeating_a_game_is_still_moved_aside(
+    tmp_path: Path, here: Path
+) -> None:
+    assert run(tmp_path, league()).exit_code == 0
+    games = tmp_path / "out" / "games.jsonl"
+    whole = games.read_bytes()
+    games.write_bytes(whole + whole.splitlines()[0])
+
+    repaired = run(tmp_path, league())
+    assert repaired.exit_code == 0, repaired.output
+    assert "a second copy of game" in repaired.output
+    assert games.read_bytes() == whole
+    damaged = (tmp_path / "out" / "games.damaged.jsonl").read_bytes()
+    assert damaged == whole.splitlines(keepends=True)[0]
+
+
 # ---------------------------------------------------------------- 4: games not of the league
 
 

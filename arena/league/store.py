@@ -15,8 +15,9 @@
 
 Reading warns of every line of ``games.jsonl`` that is not a game record or repeats a game
 already read (naming its line number) and never counts it. A run repairs the folder when it
-opens it: such lines, and a last line cut short by a kill, are moved to the side file, so the
-folder ends consistent; a game already stored is never played again. A stored game whose id
+opens it: such lines, and a last line cut short by a kill, are moved to the side file (a last
+line that lacks only its newline, a whole record, gets it and is kept), so the folder ends
+consistent; a game already stored is never played again. A stored game whose id
 the league now gives to another game (or that another engine, version or options played) is
 moved aside too (:meth:`ResultsDir.set_aside`), before that game is played: every id is in
 ``games.jsonl`` once.
@@ -521,6 +522,16 @@ def _damaged_bots(folder: Path, why: str) -> ResultsError:
     )
 
 
+def _end_last_line(path: Path) -> None:
+    """Give the games file's last line, a whole game record, the newline it lacks: each line is
+    one write, so only a power cut leaves one, and the run repairing the folder holds its lock
+    (no other run may be writing that line)."""
+    with path.open("ab") as handle:
+        handle.write(b"\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
 def _append_once(path: Path, data: bytes) -> None:
     """Append ``data`` to the file ``path`` and fsync it, unless the file already ends with
     ``data`` (the same move, tried before: nothing is lost, as the bytes are there). A write
@@ -797,6 +808,9 @@ class ResultsDir:
             return
         with _open_to_read(path) as handle:
             pieces = handle.read().split(b"\n")
+        if pieces[-1] and not isinstance(_record(pieces[-1]), RecordError):
+            _end_last_line(path)
+            pieces.append(b"")
         lines = [piece + b"\n" for piece in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
         problems = dict(checked_games(path))
         if lines and not lines[-1].endswith(b"\n"):
