@@ -22,6 +22,8 @@ from arena.errors import ConfigError, UserError
 from arena.words import counted
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     from arena.config import BotSpec, LeagueConfig
     from arena.game.referee import Step
     from arena.league.runner import LeagueOutcome
@@ -55,7 +57,7 @@ _SANDBOX = click.option(
 
 
 DISQUALIFIED_EXIT = 3  # ``arena run``: the league finished, but a bot was disqualified
-STOPPED_EXIT = 130  # any command stopped by Ctrl-C, as a shell reports a death by SIGINT
+STOPPED_EXIT = 130  # any command stopped by Ctrl-C or SIGTERM, as a shell reports a death by SIGINT
 _STOPPED_LINE = "arena.stopped_line"  # ctx.meta: the command's line for a stop, if not the default
 
 # When the interpreter exits, the command's work is done, yet its shutdown would walk the
@@ -73,13 +75,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 class ArenaGroup(click.Group):
     """Turns every :class:`UserError` and click usage error into one line and exit status 2,
-    and a Ctrl-C at any point into the command's stop line and exit status 130. Output
+    and a Ctrl-C (or SIGTERM) at any point into the command's stop line and exit status 130. Output
     whose reader has gone (``| head``) is dropped; the command does its work."""
 
     def invoke(self, ctx: click.Context) -> Any:
         from arena.show.outputs import readers_may_leave
 
         ctx.with_resource(readers_may_leave())
+        ctx.with_resource(_sigterm_as_ctrl_c())
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
@@ -104,6 +107,29 @@ class ArenaGroup(click.Group):
                 first = first.exceptions[0]
             click.echo(f"arena: error: {first}", err=True)
             ctx.exit(2)
+
+
+@contextlib.contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[None]:
+    """Within: SIGTERM stops the command as Ctrl-C does (the game loops take both alike).
+
+    It goes through SIGINT's handler of the moment, so trio's defers it out of trio's own
+    bookkeeping as it does a Ctrl-C; where Ctrl-C is ignored (a background job of a script),
+    SIGTERM still stops.
+    """
+    import signal
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        handler = signal.getsignal(signal.SIGINT)
+        if not callable(handler):
+            raise KeyboardInterrupt
+        handler(signal.SIGINT, frame)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _stop(ctx: click.Context) -> NoReturn:
@@ -194,9 +220,9 @@ def run(
     plays its games again, --fresh every game.
 
     Exit status 0; 2 for a mistake in the input; 3 when the league finished but a bot was
-    disqualified (its games are stored and forfeited); 130 when stopped (Ctrl-C), at any
-    point: the games stored are kept and the line printed says how to resume. Output read
-    by a command that leaves early (| head, quitting less) is dropped from then on; the
+    disqualified (its games are stored and forfeited); 130 when stopped (Ctrl-C or SIGTERM),
+    at any point: the games stored are kept and the line printed says how to resume. Output
+    read by a command that leaves early (| head, quitting less) is dropped from then on; the
     league goes on, is rated and reported as usual, with the same exit status.
 
     \b

@@ -349,7 +349,11 @@ def test_sigint_stops_cleanly_and_resume_completes(tmp_path: Path) -> None:
     assert processes_with(marker) == []
 
 
-def test_a_ctrl_c_while_the_league_ends_stops_with_the_resume_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_stop_while_the_league_ends_says_the_resume_line(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    """Ctrl-C, or SIGTERM as the game loop takes it, stops the end of a run too."""
     # the bot that ignores bye holds the end of the run for bye_ms, after the standings
     marker = f"m{uuid.uuid4().hex[:8]}"
     cfg = tmp_path / "end.toml"
@@ -364,7 +368,7 @@ def test_a_ctrl_c_while_the_league_ends_stops_with_the_resume_line(tmp_path: Pat
     assert proc.stderr is not None
     lines = iter(proc.stderr.readline, "")
     said = next(line for line in lines if line.startswith("report: "))
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(stop)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, said + err
     assert err.startswith(f"arena: stopped; 2 of 2 games are stored in {out}. Resume with: ")
