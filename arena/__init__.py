@@ -18,7 +18,10 @@ Names are imported on first use, so ``import arena.sdk`` in a bot stays cheap.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+# typing is not imported here: a Ctrl-C before arena.cli imports arena.early_stop prints a
+# traceback, so the package, the first module the command loads, imports nothing slow
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
@@ -61,6 +64,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from arena.config import LeagueConfig
     from arena.config import load as load_league
     from arena.errors import ArenaError, ConfigError, RecordError, ResultsError, UserError

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import arena.early_stop  # noqa: F401  first: a Ctrl-C during the imports below stops quietly
+
+# isort: split
 import atexit
 import contextlib
 import dataclasses
@@ -78,12 +81,25 @@ class ArenaGroup(click.Group):
     and a Ctrl-C (or SIGTERM) at any point into the command's stop line and exit status 130. Output
     whose reader has gone (``| head``) is dropped; the command does its work."""
 
-    def invoke(self, ctx: click.Context) -> Any:
-        from arena.show.outputs import readers_may_leave
-
-        ctx.with_resource(readers_may_leave())
-        ctx.with_resource(_sigterm_as_ctrl_c())
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
         try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:  # while the command line is read: click would say "Aborted!"
+            click.echo("arena: stopped", err=True)
+            sys.exit(STOPPED_EXIT)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            from arena.show.outputs import readers_may_leave
+
+            ctx.with_resource(readers_may_leave())
+            ctx.with_resource(_sigterm_as_ctrl_c())
             return super().invoke(ctx)
         except KeyboardInterrupt:
             _stop(ctx)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -304,6 +306,7 @@ def test_a_stopped_huge_league_counts_as_its_first_line() -> None:
 
 READ_ONLY_LOADS = """
 import sys
+import time
 from arena.cli import main
 try:
     main(sys.argv[1:])
@@ -409,3 +412,46 @@ def test_run_warns_of_rounds_in_an_sprt_league(
         "which plays blocks until its test decides (at most sprt.max_blocks); remove it"
     )
     assert "--replay-bot nosuch: no bot of that name" in result.output
+
+
+def stopped_while_starting(command: list[str], delay_s: float) -> tuple[int, str]:
+    """Exit status and stderr of ``arena engines`` run by ``command`` and sent a Ctrl-C after
+    ``delay_s``."""
+    proc = subprocess.Popen(
+        [*command, "engines"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    time.sleep(delay_s)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    return proc.returncode, err.decode()
+
+
+def arena_frames(traceback: str) -> set[str]:
+    """The source lines of a printed traceback's frames in arena's own files."""
+    frames = re.findall(r'File "([^"]+)", line \d+, in \S+\n +(.+)', traceback)
+    return {
+        line.split("#")[0].strip() for path, line in frames if path.startswith(f"{ROOT}/arena/")
+    }
+
+
+@pytest.mark.parametrize(
+    "command",
+    [[sys.executable, "-m", "arena"], [sys.executable, str(Path(sys.executable).parent / "arena")]],
+    ids=["python -m arena", "console script"],
+)
+def test_a_ctrl_c_while_arena_starts_stops_quietly(command: list[str]) -> None:
+    """Ctrl-C at moments spread over the whole start-up, from 0 s to the end of the command:
+    once arena's code runs, every stop is ``arena: stopped`` and status 130, no traceback.
+    Before it runs (and, now and then, once it has printed the line) the interpreter ends
+    itself by SIGINT, which a shell reports as 130 too; a traceback of its own start-up
+    (site packages, finding and loading the module that sets up the quiet stop) runs no
+    line of arena but the import of that module."""
+    start = time.monotonic()
+    subprocess.run([*command, "engines"], cwd=ROOT, capture_output=True, check=True)
+    whole_s = time.monotonic() - start
+    for step in range(16):
+        status, err = stopped_while_starting(command, whole_s * step / 15)
+        if "Traceback" in err:
+            assert arena_frames(err) <= {"import arena.early_stop"}, err
+        elif status != 0:
+            assert status in {130, -signal.SIGINT} and err in {"arena: stopped\n", ""}, err
