@@ -583,10 +583,10 @@ def complete_transcript(pairs: Sequence[tuple[str, str]], seat: SeatRecord) -> b
     """Whether a seat's transcript (its :func:`transcript_entry` pairs) holds the whole game its
     stored record ``seat`` tells of, not one cut short: a seat that played to the end was
     last sent ``end``; one that forfeited was asked at least the decisions it answered."""
-    sent = [protocol.decode(line)["type"] for direction, line in pairs if direction == "to"]
-    if seat.forfeit is None:
-        return bool(sent) and sent[-1] == "end"
-    return sent.count("act") >= seat.decisions
+    sent = [line for direction, line in pairs if direction == "to"]
+    if seat.forfeit is None:  # one line to read, not all: a resume reads every transcript
+        return bool(sent) and protocol.decode(sent[-1])["type"] == "end"
+    return sum(protocol.decode(line)["type"] == "act" for line in sent) >= seat.decisions
 
 
 def transcript_pairs(path: Path) -> list[tuple[str, str]] | None:
