@@ -571,3 +571,13 @@ def test_describe_and_render() -> None:
     assert "seat 0: hand 4 card(s), hidden;" in picture and "seat 1 (you): hand A3;" in picture
     assert all(len(line) <= 100 for line in picture.splitlines())
     assert "D1 E1" in state.render(None)
+
+
+def test_render_names_the_cards_picked_for_an_exchange_to_their_owner_only() -> None:
+    state = position(grid("A1"), [["C1", "D1", "E1"], ["A3"]])
+    state.apply({"type": "exchange"})
+    state.apply({"type": "exchange_pick", "card": "D1"})
+    assert "picking cards to exchange (picked: D1)" in state.render(0)
+    assert "picking cards to exchange (picked: D1)" in state.render(None)
+    other = state.render(1)
+    assert "picking cards to exchange (1 picked)" in other and "D1" not in other

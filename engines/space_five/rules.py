@@ -768,7 +768,7 @@ class SpaceFiveState(GameState):
         if self.outcome is not None:
             doing = "game over"
         else:
-            doing = f"{who(self.active)} to act: {self._doing()}"
+            doing = f"{who(self.active)} to act: {self._doing(seat in (None, self.active))}"
         lines = [f"Space Five - round {self.round + 1} of {self.rounds}, turn {self.turn}", doing]
         lines.append("Layout (x to the right, y downward; * = placed this turn):")
         lines += render_layout(self.layout, set(self.placed))
@@ -789,11 +789,14 @@ class SpaceFiveState(GameState):
             lines.append(f"result: {view['reason'].replace('_', ' ')}; cards left: {left}")
         return "\n".join(lines)
 
-    def _doing(self) -> str:
-        """What the active player is in the middle of, in words."""
+    def _doing(self, own: bool) -> str:
+        """What the active player is in the middle of, in words; the cards picked for an
+        exchange are named only to their owner (``own``), the others see how many."""
         if self.phase is _PLACING:
             return f"placing cards ({len(self.placed)} placed)"
         if self.phase is _EXCHANGE_SELECT:
+            if not own:
+                return f"picking cards to exchange ({len(self.picked)} picked)"
             picked = " ".join(NAMES[c] for c in self.picked) or "none yet"  # at most 5
             return f"picking cards to exchange (picked: {picked})"
         if self.phase is _BONUS:
