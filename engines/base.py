@@ -344,6 +344,14 @@ class EngineBase:
     def check_more(self, players: int, options: Mapping[str, Any]) -> None:
         """Checks between resolved options and the player count (raise OptionError)."""
 
+    def resolved(self, players: int, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        """For :meth:`new_game`: ``options`` as they are when every declared option is
+        there (what :meth:`check` returned), else :meth:`check`'s resolution of them, so a
+        caller who skipped ``check`` (``new_game(players, seed, {})``) gets the defaults."""
+        if all(name in options for name in self.option_specs()):
+            return options
+        return self.check(players, options)
+
     def sample_state(
         self,
         players: int,

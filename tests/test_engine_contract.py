@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engines
-from engines.base import resolve_options
+from engines.base import OptionError, resolve_options
 from engines.testing import check_contract
 
 CASES = [
@@ -28,3 +28,20 @@ def test_engine_metadata(name: str) -> None:
     assert 1 <= engine.min_players <= engine.max_players
     defaults = resolve_options(engine.option_specs(), {})
     assert set(defaults) == set(engine.option_specs())
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_new_game_without_check_plays_the_defaults(name: str) -> None:
+    """A Python caller who skips ``check`` gets the defaults, the same game as checked."""
+    engine = engines.get(name)
+    players = engine.min_players if engine.min_players > 1 else 2
+    bare = engine.new_game(players, 5, {})
+    checked = engine.new_game(players, 5, engine.check(players, {}))
+    assert bare.observation(0) == checked.observation(0)
+    assert bare.legal_actions() == checked.legal_actions()
+
+
+def test_new_game_with_a_bad_option_refuses_as_check_does() -> None:
+    engine = engines.get("space-five")
+    with pytest.raises(OptionError, match="unknown option 'roundz'"):
+        engine.new_game(2, 5, {"roundz": 3})

@@ -85,7 +85,7 @@ class ToyEngine(EngineBase):
         return {"take": [1, 2, 3]}
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> ToyState:
-        return ToyState(players, seed, options["pile"])
+        return ToyState(players, seed, self.resolved(players, options)["pile"])
 
     def sample_state(
         self,

@@ -44,7 +44,7 @@ class CatYardEngine(EngineBase):
         return catalog()
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> CatYardState:
-        return CatYardState(players, options["target"], seed)
+        return CatYardState(players, self.resolved(players, options)["target"], seed)
 
 
 ENGINE: Engine = CatYardEngine()

@@ -56,7 +56,7 @@ class GoodBoyEngine(EngineBase):
         return catalog()
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> GoodBoyState:
-        return GoodBoyState(players, seed, options)
+        return GoodBoyState(players, seed, self.resolved(players, options))
 
     def rebuild_sample(
         self,

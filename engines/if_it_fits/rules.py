@@ -668,4 +668,4 @@ class IfItFitsEngine(EngineBase):
         return catalog()
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> IfItFitsState:
-        return IfItFitsState(players, seed, options)
+        return IfItFitsState(players, seed, self.resolved(players, options))

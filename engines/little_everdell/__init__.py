@@ -68,6 +68,7 @@ class LittleEverdellEngine(EngineBase):
             _seat_set(name, options[name], players)
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> LittleEverdellState:
+        options = self.resolved(players, options)
         seats = {name: _seat_set(name, options[name], players) for name in _SEAT_LISTS}
         return LittleEverdellState(
             players,

@@ -54,7 +54,7 @@ class SpaceFiveEngine(EngineBase):
         deal_counts(players, options)  # raises OptionError for a deal that does not fit
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> SpaceFiveState:
-        return SpaceFiveState(players, seed, options)
+        return SpaceFiveState(players, seed, self.resolved(players, options))
 
 
 ENGINE: Engine = SpaceFiveEngine()
