@@ -42,7 +42,7 @@ def main() -> None:
     args = parser.parse_args()
     engine = engines.get(args.engine)
     points = decisions(engine, range(1, args.games + 1))
-    settings, _ = ismcts.parse(shlex.split(args.flags))
+    settings = ismcts.parse(shlex.split(args.flags))[0].for_engine(engine.name)
     options = engine.check(2, {})
     print(f"{engine.name}, 2 seats, flags: {args.flags or '(defaults)'}")
     print(f"{len(points)} decision points from {args.games} greedy-vs-greedy games")

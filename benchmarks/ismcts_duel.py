@@ -44,8 +44,8 @@ def main() -> None:
     parser.add_argument("--move-ms", type=int, default=200, help="time_ms told to ISMCTS")
     args = parser.parse_args()
     engine = engines.get(args.engine)
-    settings, _ = ismcts.parse(shlex.split(args.flags))
-    search = ismcts.make_choose(settings)
+    flags, _ = ismcts.parse(shlex.split(args.flags))
+    search = ismcts.make_choose(flags)
     greedy = ismcts.load_greedy(engine)
     iterations: list[int] = []
 

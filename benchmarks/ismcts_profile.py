@@ -86,7 +86,7 @@ def main() -> None:
     args = parser.parse_args()
     engine = engines.get(args.engine)
     points = decisions(engine, range(1, 3))
-    settings, _ = ismcts.parse(shlex.split(args.flags))
+    settings = ismcts.parse(shlex.split(args.flags))[0].for_engine(engine.name)
     options = engine.check(2, {})
     timer = Timer()
     original_sample, original_clone = type(engine).sample_state, GameState.clone

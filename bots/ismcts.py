@@ -66,8 +66,11 @@ Run it as ``python -m bots.ismcts [--iterations N] [--exploration C] [--playout 
 [--epsilon E] [--depth D] [--margin S] [--tree-depth L] [--guide G] [--prior W]
 [--confidence Z] [--paired] [--time-share F] [--name NAME]``. It knows no game: everything comes
 from the engine named in ``hello`` and its contract (and, for the greedy play-outs and
-guide, the bot ``bots.<engine>_greedy``, found by that naming rule); per-engine settings
-are flags in the league files.
+guide, the greedy bot the engine declares); a flag not given takes the engine's
+best-known setting (:data:`BEST`, the flags of its league file ``configs/ismcts-<engine>.toml``),
+else the plain default the flag's help names. Flags given always win; ``--prior``,
+``--confidence`` and ``--paired`` need ``--guide greedy`` given with them, ``--epsilon``
+needs ``--playout greedy``.
 """
 
 from __future__ import annotations
@@ -78,8 +81,8 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import engines
@@ -417,6 +420,47 @@ class Settings:
     time_share: float = 0.75
     paired: bool = False
 
+    def for_engine(self, engine: str) -> Settings:
+        """These settings, for every engine."""
+        return self
+
+
+# per engine: the flags its league file plays (configs/ismcts-<engine>.toml), the best known
+# (docs/bots.md); a flag not given on the command line takes its value from here
+BEST: dict[str, dict[str, Any]] = {
+    "cat-yard": {"playout": "greedy", "depth": 30, "margin": 2.0, "guide": "greedy",
+                 "confidence": 1.0},
+    "good-boy": {"playout": "greedy", "depth": 30, "margin": 3.0, "guide": "greedy",
+                 "confidence": 1.0},
+    "if-it-fits": {"playout": "random", "depth": 20, "margin": 3.0, "guide": "greedy",
+                   "confidence": 1.0},
+    "little-everdell": {"playout": "greedy", "depth": 40, "guide": "greedy", "confidence": 1.0},
+    "space-five": {"playout": "random", "depth": 30, "guide": "greedy", "confidence": 1.0},
+}  # fmt: skip
+
+_WITH_GUIDE = ("prior", "confidence", "paired")  # settings that mean nothing without the guide
+
+
+@dataclass(frozen=True)
+class Flags:
+    """The flags given on the command line; the others come from the engine named in
+    ``hello`` (:data:`BEST`), else from :class:`Settings`' defaults."""
+
+    given: Mapping[str, Any] = field(default_factory=dict)
+
+    def for_engine(self, engine: str) -> Settings:
+        """The settings for ``engine``: its best-known ones, the given flags over them."""
+        chosen = {**BEST.get(engine, {}), **self.given}
+        if chosen.get("guide") != "greedy":  # --guide none given: drop the guide's tuning
+            for name in _WITH_GUIDE:
+                chosen.pop(name, None)
+        if chosen.get("playout") != "greedy":
+            chosen.pop("epsilon", None)
+        return Settings(**chosen)
+
+
+Tuning = Settings | Flags  # fixed settings, or flags resolved per engine at hello
+
 
 def make_search(
     settings: Settings, observation: dict[str, Any], legal: list[Action], game: GameInfo
@@ -457,13 +501,14 @@ def budget_s(settings: Settings, time_ms: int) -> float:
     return max(0.0, min(settings.time_share * granted, granted - RESERVE_S))
 
 
-def prepare(settings: Settings) -> Callable[[str, dict[str, Any]], None]:
+def prepare(tuning: Tuning) -> Callable[[str, dict[str, Any]], None]:
     """The SDK's ``on_hello``: load the engine (and the greedy bot, if a flag needs it) and
     sample one state from a deal's first observation, so that every module the search uses
     is imported before ``ready``."""
 
     def on_hello(engine_name: str, options: dict[str, Any]) -> None:
         engine = engines.get(engine_name)
+        settings = tuning.for_engine(engine_name)
         if settings.playout == "greedy" or settings.guide == "greedy":
             load_greedy(engine)
         for players in sorted(range(engine.min_players, engine.max_players + 1), key=_from_two):
@@ -483,11 +528,12 @@ def _from_two(players: int) -> int:
     return abs(players - 2)
 
 
-def make_choose(settings: Settings) -> Callable[[dict[str, Any], list[Action], GameInfo], int]:
-    """The SDK's ``choose`` function for these settings."""
+def make_choose(tuning: Tuning) -> Callable[[dict[str, Any], list[Action], GameInfo], int]:
+    """The SDK's ``choose`` function for these settings (or flags, resolved per engine)."""
 
     def choose(observation: dict[str, Any], legal: list[Action], game: GameInfo) -> int:
         started = time.monotonic()
+        settings = tuning.for_engine(game.engine)
         observations: list[dict[str, Any]] = game.memory.setdefault("observations", [])
         observations.append(observation)
         if len(legal) == 1:
@@ -521,74 +567,74 @@ def report(result: dict[str, Any], observation: dict[str, Any], game: GameInfo) 
     )
 
 
-def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
-    """The settings and the bot name from the command line (see the module doc)."""
+def parse(argv: list[str] | None = None) -> tuple[Flags, str]:
+    """The flags given and the bot name from the command line (see the module doc)."""
+    best = "; ".join(
+        f"{engine}: " + " ".join(f"--{k.replace('_', '-')} {v}" for k, v in flags.items())
+        for engine, flags in BEST.items()
+    )
     parser = argparse.ArgumentParser(
-        prog="python -m bots.ismcts", description=__doc__.split("\n")[0]
+        prog="python -m bots.ismcts",
+        description=__doc__.split("\n")[0],
+        epilog="A flag not given takes the engine's best-known setting where it has one "
+        f"({best}), else the default its help names.",
+        argument_default=argparse.SUPPRESS,  # only the flags given are in the namespace
     )
     parser.add_argument(
         "--iterations",
         type=int,
-        default=None,
         help="fixed budget per decision, deterministic (default none: the clock and "
         "--time-share decide)",
     )
     parser.add_argument(
-        "--exploration", type=float, default=0.7, help="UCB1 exploration constant C (default 0.7)"
+        "--exploration", type=float, help="UCB1 exploration constant C (default 0.7)"
     )
     parser.add_argument(
         "--playout",
         choices=("random", "greedy"),
-        default="random",
-        help="play-out policy (default random)",
+        help="play-out policy (default random, or the engine's tuned value)",
     )
     parser.add_argument(
         "--guide",
         choices=("none", "greedy"),
-        default="none",
         help="greedy: the greedy bot's choice is tried first at the root and kept on ties "
-        "(default none: no guide)",
+        "(default none: no guide, or the engine's tuned value)",
     )
     parser.add_argument(
         "--depth",
         type=int,
-        default=-1,
         help="play-out length cap in actions; the game is then scored as it stands "
-        "(default -1: play to the end)",
+        "(default -1: play to the end, or the engine's tuned value)",
     )
     parser.add_argument(
         "--epsilon",
         type=float,
-        default=0.0,
         help="greedy play-outs: the chance of a random action instead at each step (default 0)",
     )
     parser.add_argument(
         "--margin",
         type=float,
-        default=0.0,
         help="> 0: a play-out cut by --depth is scored by a logistic of its score margins at "
-        "this scale instead of by its ranks (default 0: ranks)",
+        "this scale instead of by its ranks (default 0: ranks, or the engine's tuned value)",
     )
     parser.add_argument(
         "--prior",
         type=float,
-        default=0.0,
         help="with --guide greedy: progressive bias W/(visits+1) for the guide's pick at the "
         "root (default 0)",
     )
     parser.add_argument(
         "--tree-depth",
         type=int,
-        default=-1,
         help="levels of the tree below the root; deeper actions are play-out "
         "(default -1: no limit; 1: flat Monte Carlo over the root actions)",
     )
     parser.add_argument(
         "--confidence",
         type=float,
-        default=0.0,
         help="with --guide greedy: play another action only if its mean beats the guide's "
-        "by more than Z standard errors (default 0: the most visited action)",
+        "by more than Z standard errors (default 0: the most visited action, or the engine's "
+        "tuned value)",
     )
     parser.add_argument(
         "--paired",
@@ -600,59 +646,42 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
     parser.add_argument(
         "--time-share",
         type=float,
-        default=0.75,
         help="share of time_ms spent per decision when no --iterations (default 0.75)",
     )
     parser.add_argument("--name", default="ismcts", help="the name sent in ready (default ismcts)")
-    args = parser.parse_args(argv)
-    _check(parser, args)
-    settings = Settings(
-        args.iterations,
-        args.exploration,
-        args.playout,
-        args.epsilon,
-        args.depth,
-        args.margin,
-        args.guide,
-        args.prior,
-        args.tree_depth,
-        args.confidence,
-        args.time_share,
-        args.paired,
-    )
-    return settings, args.name
+    given = vars(parser.parse_args(argv))
+    name = given.pop("name")
+    _check(parser, given)
+    return Flags(given), name
 
 
-def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Flags out of range, or that mean nothing without another: a usage error (status 2)."""
-    if args.iterations is not None and args.iterations < 1:
-        parser.error(f"--iterations must be at least 1, got {args.iterations}")
-    if not 0 < args.time_share <= 1:
-        parser.error(f"--time-share must be above 0 and at most 1, got {args.time_share}")
-    if not 0 <= args.epsilon <= 1:
-        parser.error(f"--epsilon must be between 0 and 1, got {args.epsilon}")
-    for flag, value in (("--exploration", args.exploration), ("--margin", args.margin)):
+def _check(parser: argparse.ArgumentParser, given: Mapping[str, Any]) -> None:
+    """Flags out of range, or that mean nothing without another given with them: a usage
+    error (status 2)."""
+    plain = Settings()
+    flags = Settings(**given)
+    if flags.iterations is not None and flags.iterations < 1:
+        parser.error(f"--iterations must be at least 1, got {flags.iterations}")
+    if not 0 < flags.time_share <= 1:
+        parser.error(f"--time-share must be above 0 and at most 1, got {flags.time_share}")
+    if not 0 <= flags.epsilon <= 1:
+        parser.error(f"--epsilon must be between 0 and 1, got {flags.epsilon}")
+    for flag, value in (("--exploration", flags.exploration), ("--margin", flags.margin)):
         if value < 0:
             parser.error(f"{flag} must be at least 0, got {value}")
-    if args.guide != "greedy":
+    if flags.guide != "greedy":
         needs = [
-            flag
-            for flag, given in (
-                ("--paired", args.paired),
-                ("--prior", args.prior != 0),
-                ("--confidence", args.confidence != 0),
-            )
-            if given
+            f"--{name}" for name in _WITH_GUIDE if getattr(flags, name) != getattr(plain, name)
         ]
         if needs:
-            parser.error(f"{', '.join(needs)} only work with --guide greedy")
-    if args.epsilon and args.playout != "greedy":
-        parser.error("--epsilon only works with --playout greedy")
+            parser.error(f"{', '.join(needs)} only work with --guide greedy given with them")
+    if flags.epsilon and flags.playout != "greedy":
+        parser.error("--epsilon only works with --playout greedy given with it")
 
 
 def main(argv: list[str] | None = None) -> None:
-    settings, name = parse(argv)
-    run(make_choose(settings), name=name, version="3", on_end=report, on_hello=prepare(settings))
+    flags, name = parse(argv)
+    run(make_choose(flags), name=name, version="3", on_end=report, on_hello=prepare(flags))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import random
 import re
 import subprocess
 import sys
+import tomllib
 import uuid
 from pathlib import Path
 from typing import Any
@@ -232,4 +233,26 @@ def test_the_help_shows_the_default_of_every_option(capsys: pytest.CaptureFixtur
         if not entry.startswith(("-h", "--paired")):
             assert "(default" in entry, entry
     said = " ".join(entries)
-    assert "(default random)" in said and "(default none: no guide)" in said
+    assert "(default random, or the engine's tuned value)" in said
+    assert "(default none: no guide, or the engine's tuned value)" in said
+
+
+@pytest.mark.parametrize("engine", [n for n in engines.names() if n != "toy"])
+def test_without_flags_each_engine_plays_its_league_files_settings(engine: str) -> None:
+    """No flags: the settings of ``configs/ismcts-<engine>.toml``, read from the file."""
+    league = tomllib.loads((ROOT / "configs" / f"ismcts-{engine}.toml").read_text())
+    command = next(bot["cmd"] for bot in league["bots"] if bot["name"] == "ismcts")
+    flags, _ = parse([])
+    assert flags.for_engine(engine) == parse(command.split()[3:])[0].for_engine(engine)
+    assert flags.for_engine(engine) != Settings()
+
+
+def test_flags_given_win_over_the_engines_settings() -> None:
+    flags, _ = parse(["--playout", "greedy", "--depth", "7", "--guide", "none"])
+    settings = flags.for_engine("space-five")  # best known: random, depth 30, guide greedy
+    assert (settings.playout, settings.depth, settings.guide) == ("greedy", 7, "none")
+    assert settings.confidence == 0.0  # the guide's tuning goes with the guide
+    assert parse([])[0].for_engine("toy") == Settings()  # no best-known: the plain defaults
+    tuned, _ = parse(["--guide", "greedy", "--confidence", "2"])
+    assert tuned.for_engine("space-five").confidence == 2.0
+    assert tuned.for_engine("space-five").depth == 30
