@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.sdk import GameInfo, run
-from engines.cat_yard.rules import (
+from engines.cat_yard.public import (
     BAIT_IDS,
     BAIT_MASK,
     CAT_ABILITY,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.sdk import GameInfo, run
-from engines.good_boy.rules import DOGS, KIND_INDEX, KINDS, NK, missing
+from engines.good_boy.public import DOGS, KIND_INDEX, KINDS, NK, missing
 
 Action = dict[str, Any]
 

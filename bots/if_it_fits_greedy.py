@@ -16,10 +16,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from arena.sdk import GameInfo, run
-from engines.if_it_fits.data import CARDS, SPECIAL_TOY_VALUE, SPRAY_PENALTY, TOY_KINDS, Card
-from engines.if_it_fits.geometry import (
+from engines.if_it_fits.public import (
     ALL_OPEN,
+    CARDS,
     DIRECTIONS,
+    SPECIAL_TOY_VALUE,
+    SPRAY_PENALTY,
+    TOY_KINDS,
+    Card,
     E,
     W,
     edge_mask,

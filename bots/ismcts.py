@@ -66,17 +66,16 @@ Run it as ``python -m bots.ismcts [--iterations N] [--exploration C] [--playout 
 [--epsilon E] [--depth D] [--margin S] [--tree-depth L] [--guide G] [--prior W]
 [--confidence Z] [--paired] [--time-share F] [--name NAME]``. It knows no game: everything comes
 from the engine named in ``hello`` and its contract (and, for the greedy play-outs and
-guide, the greedy bot the engine declares); a flag not given takes the engine's
-best-known setting (:data:`BEST`, the flags of its league file ``configs/ismcts-<engine>.toml``),
-else the plain default the flag's help names. Flags given always win; ``--prior``,
-``--confidence`` and ``--paired`` need ``--guide greedy`` given with them, ``--epsilon``
-needs ``--playout greedy``.
+guide, the greedy bot the engine declares in its ``greedy`` part). A flag not given takes
+the engine's best-known setting (:data:`BEST`, the flags of its league file
+``configs/ismcts-<engine>.toml``), else the plain default the flag's help names. Flags
+given always win; ``--prior``, ``--confidence`` and ``--paired`` need ``--guide greedy``
+given with them, ``--epsilon`` needs ``--playout greedy``.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import math
 import random
 import sys
@@ -91,6 +90,7 @@ from engines.base import (
     Action,
     ActionKey,
     Engine,
+    EngineError,
     OptionError,
     Result,
     State,
@@ -130,8 +130,14 @@ def random_playout(state: State, rng: random.Random, steps: int) -> None:
 
 
 def load_greedy(engine: Engine) -> Choose:
-    """The ``choose`` function of the engine's greedy bot, ``bots.<engine>_greedy``."""
-    module = importlib.import_module(f"bots.{engine.name.replace('-', '_')}_greedy")
+    """The ``choose`` function of the greedy bot the engine declares (its ``greedy`` part);
+    an engine without one is an :class:`~engines.base.EngineError` saying so."""
+    module = engine.parts.module("greedy")
+    if module is None:
+        raise EngineError(
+            f"engine {engine.name} declares no greedy bot: --playout greedy and --guide greedy "
+            "cannot be used with it"
+        )
     choose: Choose = module.choose
     return choose
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.sdk import GameInfo, run
-from engines.little_everdell.data import (
+from engines.little_everdell.public import (
     CARD_OF,
     DIE_FACES,
     PARADES,
@@ -30,8 +30,10 @@ from engines.little_everdell.data import (
     TOP_SPACES,
     Card,
     Gain,
+    discounts,
+    effective_cost,
+    parade_qualifies,
 )
-from engines.little_everdell.rules import discounts, effective_cost, parade_qualifies
 
 Action = dict[str, Any]
 Res = tuple[int, int, int]

@@ -21,8 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.sdk import GameInfo, run
-from engines.space_five.geometry import Cell, Layout, frontier_of, placing_cells, play_bonus
-from engines.space_five.rules import CODE_OF
+from engines.space_five.public import CODE_OF, Cell, Layout, frontier_of, placing_cells, play_bonus
 
 Action = dict[str, Any]
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from engines.base import Engine
     from engines.guides import Guide
+    from engines.parts import Parts
     from engines.svgkit import Picture as Picture
 
 # engine name -> module that defines ENGINE (a new game adds its line here)
@@ -69,38 +70,41 @@ def get(name: str) -> Engine:
     return engine
 
 
+def parts_of(name: str) -> Parts:
+    """The optional parts engine ``name`` declares (:class:`engines.parts.Parts`)."""
+    return get(name).parts
+
+
 def guide(name: str) -> Guide:
-    """The how-to-play text and end explanation of engine ``name`` (for the human seat)."""
-    if name not in _MODULES:
-        raise UnknownEngine(name)
-    module = importlib.import_module(f"{_MODULES[name]}.guide")
+    """The how-to-play text and end explanation of engine ``name`` (for the human seat and
+    the spectator); for an engine without a ``guide`` part, :func:`engines.guides.plain_guide`
+    (events in plain words, a how-to-play text saying there is none)."""
+    from engines.guides import plain_guide
+
+    module = parts_of(name).module("guide")
+    if module is None:
+        return plain_guide(name)
     found: Guide = module.GUIDE
     return found
 
 
 def picture(name: str) -> Picture | None:
-    """The board renderer of engine ``name``, from the ``svg`` module next to its rules, or
-    None when the game has none yet: ``draw`` turns a mapping ``seat -> observation`` into
-    an SVG picture and ``PRIVATE`` says whether one seat's view can differ from the whole
-    table (see :mod:`engines.svgkit`).
+    """The board renderer of engine ``name`` (its ``picture`` part), or None when it has
+    none (a viewer shows the text ``render`` then): ``draw`` turns a mapping ``seat ->
+    observation`` into an SVG picture and ``PRIVATE`` says whether one seat's view can
+    differ from the whole table (see :mod:`engines.svgkit`).
     """
     from engines.svgkit import Picture
 
-    get(name)  # an unknown name raises UnknownEngine
-    try:
-        module = importlib.import_module(f"{_MODULES[name]}.svg")
-    except ModuleNotFoundError:
+    module = parts_of(name).module("picture")
+    if module is None:
         return None
     return Picture(module.draw, module.PRIVATE)
 
 
 def provenance(name: str) -> str:
     """Where engine ``name``'s data comes from: the ``PROVENANCE`` line of its ``data``
-    module (the table of the game's components), plain text for a reader of the report;
-    an empty string for an engine without one."""
-    get(name)
-    try:
-        data = importlib.import_module(f"{_MODULES[name]}.data")
-    except ModuleNotFoundError:
-        return ""
-    return str(getattr(data, "PROVENANCE", ""))
+    part (the table of the game's components), plain text for a reader of the report; an
+    empty string for an engine without one."""
+    module = parts_of(name).module("data")
+    return "" if module is None else str(getattr(module, "PROVENANCE", ""))

@@ -19,13 +19,13 @@ Nothing here imports the referee; the referee never imports a game's rules.
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, cast, runtime_checkable
+
+from engines.parts import Parts
 
 Action = dict[str, Any]
 
@@ -293,6 +293,7 @@ class Engine(Protocol):
     version: str
     min_players: int
     max_players: int
+    parts: Parts  # the optional parts it has (engines.parts)
 
     def option_specs(self) -> Mapping[str, OptionSpec]: ...
     def catalog(self) -> dict[str, Any]:
@@ -325,8 +326,13 @@ class EngineBase:
     version: str
     min_players: int
     max_players: int
+    parts: Parts = Parts()  # none: a game declares the ones it has
 
     def option_specs(self) -> Mapping[str, OptionSpec]:
+        return {}
+
+    def catalog(self) -> dict[str, Any]:
+        """Static game data for bots, sent once in ``hello``: none unless a game says."""
         return {}
 
     def check(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -386,11 +392,14 @@ class EngineBase:
         (each engine's ``sampling.py`` says how).
 
         By default a fresh table (seed 0, these options) is filled by
-        ``sample_state(new_game, seat, observations, rng)`` of the ``sampling`` module next
-        to the engine (``engines/<game>/sampling.py``, found as ``guide`` and ``svg`` are);
-        an engine whose sampling starts elsewhere overrides this."""
-        package = sys.modules[type(self).__module__].__package__
-        sampling = importlib.import_module(f"{package}.sampling")
+        ``sample_state(new_game, seat, observations, rng)`` of the engine's declared
+        ``sampling`` part (:class:`~engines.parts.Parts`); an engine without one overrides
+        this or :meth:`sample_state`, else a search bot cannot play it."""
+        sampling = self.parts.module("sampling")
+        if sampling is None:
+            raise EngineError(
+                f"engine {self.name} declares no sampling part: a search bot cannot play it"
+            )
         fresh = cast(Engine, self).new_game(players, 0, options)
         state: State = sampling.sample_state(fresh, seat, observations, rng)
         return state

@@ -1,7 +1,8 @@
 """What a person needs to play a game at the terminal: how to play, and why it ended.
 
-Each engine package has a ``guide`` module defining ``GUIDE``; :func:`engines.guide`
-finds it. Bots never need this: it is the text behind the human seat's ``?`` and the
+An engine declares its ``guide`` part (:class:`engines.parts.Parts`), a module defining
+``GUIDE``; :func:`engines.guide` loads it, or gives :func:`plain_guide` for an engine
+without one. Bots never need this: it is the text behind the human seat's ``?`` and the
 one-line explanation printed when a game ends.
 """
 
@@ -56,3 +57,14 @@ def seats_text(seats: list[int]) -> str:
     if len(seats) == 1:
         return f"seat {seats[0]}"
     return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
+
+
+def plain_guide(engine: str) -> Guide:
+    """The guide of an engine that declares none: events told in plain words, none taken
+    for a restatement, and a how-to-play text and end line that say what is missing."""
+    return Guide(
+        f"No how-to-play text: engine {engine} declares no guide. The legal actions are "
+        "listed at each decision.",
+        lambda _detail: "",
+        lambda event, _who: plain(event),
+    )

@@ -2,7 +2,9 @@
 
 Each seat also holds a secret number dealt from the seed (hidden from the others). Whoever
 takes the last counter wins; everyone else shares second place. It is the template that
-``docs/adding-a-game.md`` walks through: a whole engine on the shared base in one file.
+``docs/adding-a-game.md`` walks through: a whole engine on the shared base in one file,
+with only the required parts (no guide, picture, data, sampling module, public module or
+greedy bot: ``engines.parts``), so the tests also show every command working without them.
 """
 
 from __future__ import annotations
@@ -80,9 +82,6 @@ class ToyEngine(EngineBase):
 
     def option_specs(self) -> Mapping[str, OptionSpec]:
         return {"pile": OptionSpec(21, "counters in the pile", int, minimum=1, maximum=1000)}
-
-    def catalog(self) -> dict[str, Any]:
-        return {"take": [1, 2, 3]}
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> ToyState:
         return ToyState(players, seed, self.resolved(players, options)["pile"])

@@ -15,7 +15,7 @@ from typing import Any
 
 import engines
 from engines.base import Action, State
-from engines.guides import Guide, plain
+from engines.guides import Guide
 
 
 class Spectator:
@@ -23,7 +23,7 @@ class Spectator:
     :meth:`move` just before each move is applied and :meth:`end` once the game is over."""
 
     def __init__(self, engine: str, players: int) -> None:
-        self._guide = guide_of(engine)
+        self._guide = engines.guide(engine)
         self._players = players
         self._last_seat: int | None = None
         # the seat whose observation shows what the last move made happen, whether it made
@@ -76,15 +76,6 @@ def gained(before: Mapping[str, Any], after: Mapping[str, Any], acted: bool) -> 
     if acted or has[: len(had)] != had:
         return list(has)
     return list(has[len(had) :])
-
-
-def guide_of(engine: str) -> Guide:
-    """The engine's guide; an engine without one (no ``guide`` module) has its events told
-    in plain words, none of them taken for a restatement."""
-    try:
-        return engines.guide(engine)
-    except ModuleNotFoundError:
-        return Guide("", lambda _detail: "", lambda event, _who: plain(event))
 
 
 def seat_name(seat: int) -> str:

@@ -13,6 +13,7 @@ from engines.base import Engine, EngineBase, OptionSpec
 from engines.cat_yard.catalog import catalog
 from engines.cat_yard.data import COUNTS
 from engines.cat_yard.rules import CatYardState
+from engines.parts import Parts
 
 __all__ = ["ENGINE", "CatYardEngine", "CatYardState"]
 
@@ -35,6 +36,14 @@ class CatYardEngine(EngineBase):
     version = "3"
     min_players = 2
     max_players = 4
+    parts = Parts(
+        guide="engines.cat_yard.guide",
+        picture="engines.cat_yard.svg",
+        data="engines.cat_yard.data",
+        sampling="engines.cat_yard.sampling",
+        public="engines.cat_yard.public",
+        greedy="bots.cat_yard_greedy",
+    )
 
     def option_specs(self) -> Mapping[str, OptionSpec]:
         return _OPTIONS

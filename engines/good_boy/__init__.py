@@ -5,14 +5,14 @@ See ``README.md`` beside this file for the rules summary, options, observation a
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from engines.base import Engine, EngineBase, OptionSpec, State
-from engines.good_boy import data, sampling
+from engines.base import Engine, EngineBase, OptionSpec
+from engines.good_boy import data
 from engines.good_boy.catalog import catalog
 from engines.good_boy.rules import VARIANTS, GoodBoyState
+from engines.parts import Parts
 
 __all__ = ["ENGINE", "GoodBoyEngine", "GoodBoyState"]
 
@@ -27,6 +27,14 @@ class GoodBoyEngine(EngineBase):
     version = "2"
     min_players = 2
     max_players = 4
+    parts = Parts(
+        guide="engines.good_boy.guide",
+        picture="engines.good_boy.svg",
+        data="engines.good_boy.data",
+        sampling="engines.good_boy.sampling",
+        public="engines.good_boy.public",
+        greedy="bots.good_boy_greedy",
+    )
 
     def option_specs(self) -> Mapping[str, OptionSpec]:
         return {
@@ -57,18 +65,6 @@ class GoodBoyEngine(EngineBase):
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> GoodBoyState:
         return GoodBoyState(players, seed, self.resolved(players, options))
-
-    def rebuild_sample(
-        self,
-        players: int,
-        options: Mapping[str, Any],
-        seat: int,
-        observations: Sequence[dict[str, Any]],
-        rng: random.Random,
-    ) -> State:
-        """The table built from what ``seat`` observed (see ``sampling.py``)."""
-        resolved = self.check(players, options)
-        return sampling.sample_state(players, resolved, seat, observations, rng)
 
 
 ENGINE: Engine = GoodBoyEngine()

@@ -10,7 +10,7 @@ add nothing (a dog leaves the deck only face up).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from engines.base import EventLog
@@ -21,15 +21,15 @@ __all__ = ["sample_state"]
 
 
 def sample_state(
-    players: int,
-    options: Mapping[str, Any],
+    new_game: GoodBoyState,
     seat: int,
     observations: Sequence[dict[str, Any]],
     rng: random.Random,
 ) -> GoodBoyState:
-    """A state consistent with ``observations`` (the last is the current one)."""
+    """Fill ``new_game`` (a fresh state with the game's options) from ``observations``."""
     obs = observations[-1]
-    state = GoodBoyState(players, 0, options)
+    state = new_game
+    players = state.n
     state.pool = obs["pool"][:]
     state.hands = [hand[:] for hand in obs["hands"]]
     state.corners = [[corner[:] for corner in board] for board in obs["corners"]]

@@ -49,6 +49,7 @@ from engines.if_it_fits.geometry import (
     slot_xy,
 )
 from engines.if_it_fits.picture import draw_layout
+from engines.parts import Parts
 
 # -- constants ---------------------------------------------------------------------------
 
@@ -659,6 +660,14 @@ class IfItFitsEngine(EngineBase):
     version = "2"
     min_players = 2
     max_players = 5
+    parts = Parts(
+        guide="engines.if_it_fits.guide",
+        picture="engines.if_it_fits.svg",
+        data="engines.if_it_fits.data",
+        sampling="engines.if_it_fits.sampling",
+        public="engines.if_it_fits.public",
+        greedy="bots.if_it_fits_greedy",
+    )
 
     def option_specs(self) -> Mapping[str, OptionSpec]:
         return OPTION_SPECS

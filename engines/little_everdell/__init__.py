@@ -11,6 +11,7 @@ from typing import Any
 from engines.base import Engine, EngineBase, OptionError, OptionSpec
 from engines.little_everdell.catalog import catalog
 from engines.little_everdell.rules import PRINCE, PRINCESS, LittleEverdellState
+from engines.parts import Parts
 
 __all__ = ["ENGINE", "LittleEverdellEngine", "LittleEverdellState"]
 
@@ -23,6 +24,14 @@ class LittleEverdellEngine(EngineBase):
     version = "4"
     min_players = 1
     max_players = 4
+    parts = Parts(
+        guide="engines.little_everdell.guide",
+        picture="engines.little_everdell.svg",
+        data="engines.little_everdell.data",
+        sampling="engines.little_everdell.sampling",
+        public="engines.little_everdell.public",
+        greedy="bots.little_everdell_greedy",
+    )
 
     def option_specs(self) -> Mapping[str, OptionSpec]:
         return {

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.base import Engine, EngineBase, OptionSpec
+from engines.parts import Parts
 from engines.space_five.catalog import catalog
 from engines.space_five.data import value
 from engines.space_five.rules import SpaceFiveState, deal_counts
@@ -25,6 +26,14 @@ class SpaceFiveEngine(EngineBase):
     version = "4"
     min_players = 1
     max_players = 4
+    parts = Parts(
+        guide="engines.space_five.guide",
+        picture="engines.space_five.svg",
+        data="engines.space_five.data",
+        sampling="engines.space_five.sampling",
+        public="engines.space_five.public",
+        greedy="bots.space_five_greedy",
+    )
 
     def option_specs(self) -> Mapping[str, OptionSpec]:
         return {

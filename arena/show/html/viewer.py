@@ -32,7 +32,7 @@ from arena.config import spelled_pairs
 from arena.errors import UserError
 from arena.record import NOT_ASKED, GameRecord, not_replayable
 from arena.show.html.page import document, unbroken
-from arena.show.spectator import aftermath, gained, guide_of, seat_name, witness
+from arena.show.spectator import aftermath, gained, seat_name, witness
 from arena.words import counted
 from engines.base import EngineError
 from engines.guides import Guide
@@ -44,7 +44,7 @@ def game_data(record: GameRecord) -> dict[str, Any]:
     """The viewer's data for one stored game (see :mod:`viewer.js` for its use)."""
     state = record.first_state()
     picture_of = engines.picture(record.engine)
-    guide = guide_of(record.engine)
+    guide = engines.guide(record.engine)
     players = record.players
     pictures: dict[str, int] = {}
 
