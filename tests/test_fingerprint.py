@@ -47,7 +47,7 @@ def bot_package(root: Path, init: str = "") -> Path:
 def test_a_module_on_the_interpreters_own_path_is_named(elsewhere: Path, site: Path) -> None:
     bot = bot_package(site)
     assert module_file("fpbots.mine") == bot
-    assert named_files([sys.executable, "-m", "fpbots.mine"]) == [bot]
+    assert named_files([sys.executable, "-m", "fpbots.mine"]) == [bot, bot.parent / "__init__.py"]
 
 
 def test_a_module_an_installs_finder_knows_is_named(
@@ -98,7 +98,10 @@ def test_another_interpreter_is_searched_on_the_bots_path_only(elsewhere: Path, 
     bot_package(site)
     assert named_files(["/opt/other/bin/python3", "-m", "fpbots.mine"]) == []
     mine = bot_package(elsewhere)
-    assert named_files(["/opt/other/bin/python3", "-m", "fpbots.mine"]) == [mine]
+    assert named_files(["/opt/other/bin/python3", "-m", "fpbots.mine"]) == [
+        mine,
+        mine.parent / "__init__.py",
+    ]
 
 
 def test_a_relative_pythonpath_entry_means_the_folder_arena_ran_from(
@@ -161,3 +164,34 @@ def test_only_the_interpreters_own_dash_m_is_read(elsewhere: Path) -> None:
     }
     for cmd, module in cases.items():
         assert python_module(cmd.split()) == module, cmd
+
+
+def test_the_modules_a_bot_imports_from_its_own_package_are_named(
+    elsewhere: Path, site: Path
+) -> None:
+    """``python -m fpbots.mine`` runs the helpers it imports from ``fpbots`` too, and the
+    packages' ``__init__``: a change to one of them is a change of the bot. Other packages'
+    modules are not the bot's."""
+    bot = bot_package(site, init="raise SystemExit('the bot ran in the arena')\n")
+    bot.write_text(
+        "import json\nfrom fpbots import tables\nfrom .helpers.deep import x\nimport fpbots.gone\n"
+    )
+    package = site / "fpbots"
+    (package / "tables.py").write_text("from . import shared\nfrom arena import sdk\n")
+    (package / "shared.py").write_text("import fpbots.mine  # a cycle is walked once\n")
+    (package / "helpers").mkdir()
+    (package / "helpers" / "__init__.py").write_text("")
+    (package / "helpers" / "deep.py").write_text("x = 1\n")
+    (package / "unused.py").write_text("")
+    named = named_files([sys.executable, "-m", "fpbots.mine"])
+    assert named[0] == bot
+    assert sorted(named[1:]) == sorted(
+        [
+            package / "__init__.py",
+            package / "tables.py",
+            package / "shared.py",
+            package / "helpers" / "__init__.py",
+            package / "helpers" / "deep.py",
+        ]
+    )
+    assert "fpbots" not in sys.modules

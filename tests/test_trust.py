@@ -1000,12 +1000,12 @@ def test_a_first_run_records_each_bots_command_fingerprint_and_ready(
     """Written as each bot's ``ready`` answer is first known, ``bots.toml`` ends as it did
     when it was written once at the end; a run that plays nothing leaves it as it is."""
     assert run(tmp_path, league()).exit_code == 0
-    module = ROOT / "bots" / "random.py"
+    files = [ROOT / "bots" / "random.py", ROOT / "bots" / "__init__.py"]  # and its package
     entry = {
         "cmd": BOT,
         "executable": os.path.realpath(sys.executable),
         "ready": "random 1",
-        "files": {str(module): "sha256:" + hashlib.sha256(module.read_bytes()).hexdigest()},
+        "files": {str(f): "sha256:" + hashlib.sha256(f.read_bytes()).hexdigest() for f in files},
     }
     bots_toml = tmp_path / "out" / "bots.toml"
     assert bots_toml.read_text() == tomli_w.dumps({name: entry for name in "abc"})
@@ -1114,6 +1114,29 @@ def test_a_file_an_earlier_arena_did_not_record_is_recorded_with_a_note(
     assert "--replay-bot a plays its games again" in again.output
     assert bots_toml.read_text() == recorded
     assert "bot 'a'" not in run(tmp_path, league()).output  # said once
+
+
+def test_a_package_file_an_earlier_arena_did_not_hash_is_recorded_with_a_note(
+    tmp_path: Path, here: Path
+) -> None:
+    """An earlier arena hashed only the module of ``python -m bots.random``, not the package
+    it lies in: the bot is the same, its games are kept, and the new file is recorded."""
+    assert run(tmp_path, league()).exit_code == 0
+    bots_toml = tmp_path / "out" / "bots.toml"
+    recorded = bots_toml.read_text()
+    earlier = tomllib.loads(recorded)
+    init = str(ROOT / "bots" / "__init__.py")
+    for entry in earlier.values():
+        del entry["files"][init]
+    bots_toml.write_text(tomli_w.dumps(earlier))
+
+    again = run(tmp_path, league())
+    assert again.exit_code == 0, again.output
+    assert "0 games played, 12 already stored" in again.output
+    assert f"stored games were played before bots.toml recorded {init} (an earlier" in (
+        " ".join(again.output.split())
+    )
+    assert bots_toml.read_text() == recorded
 
 
 @pytest.mark.parametrize("change", ["file", "command", "command, old bots.toml"])

@@ -159,16 +159,17 @@ def unrecorded_files(
     now: Mapping[str, Mapping[str, Any]],
     replay: frozenset[str],
 ) -> list[str]:
-    """A note for each bot with stored games whose fingerprint recorded no file but names
-    one now: a folder of an earlier arena, which found a ``python -m`` module only in the
-    folder it ran in and on ``PYTHONPATH``. Such a bot is not refused (:func:`same_bot`)."""
+    """A note for each bot with stored games whose fingerprint names files now that it did
+    not record: a folder of an earlier arena, which found a ``python -m`` module only in
+    the folder it ran in and on ``PYTHONPATH``, and did not hash the modules it imports
+    from its own package. Such a bot is not refused (:func:`same_bot`)."""
     return [
         f"warning: bot {name!r}: its {played} stored games were played before "
-        f"bots.toml recorded {', '.join(sorted(new['files']))} (an earlier arena "
-        "found no file for its command there); recorded now, so a change from now on "
-        f"is noticed, one before cannot be (--replay-bot {name} plays its games again)"
+        f"bots.toml recorded {', '.join(sorted(set(new['files']) - set(old['files'])))} "
+        "(an earlier arena did not fingerprint them); recorded now, so a change from now "
+        f"on is noticed, one before cannot be (--replay-bot {name} plays its games again)"
         for name, played, old, new in _recorded_bots(stored, recorded, now, replay)
-        if not old.get("files") and new.get("files") and same_bot(old, new)
+        if set(new.get("files") or ()) - set(old.get("files") or ()) and same_bot(old, new)
     ]
 
 
@@ -219,11 +220,11 @@ def bot_entries(
 
 def same_bot(old: Mapping[str, Any], new: Mapping[str, Any] | None) -> bool:
     """Whether a bot is the one its recorded fingerprint ``old`` describes: the same
-    executable and files. A fingerprint that recorded no file has none to compare, as a bot
-    with no fingerprint has none: its executable is compared (an earlier arena recorded no
-    file for a ``python -m`` module found outside the folder it ran in)."""
-    return (
-        new is not None
-        and old.get("executable") == new.get("executable")
-        and (not old.get("files") or old.get("files") == new.get("files"))
-    )
+    executable, and each file it recorded still there with the same hash. Files named now
+    that it did not record have nothing to compare with, as a bot with no fingerprint has
+    nothing: an earlier arena recorded no file for a ``python -m`` module found outside
+    the folder it ran in, and none of the modules a bot imports from its own package."""
+    if new is None or old.get("executable") != new.get("executable"):
+        return False
+    files = new.get("files") or {}
+    return all(files.get(path) == digest for path, digest in (old.get("files") or {}).items())

@@ -1,8 +1,9 @@
 """What a bot is, so that a changed bot is noticed before its old games are trusted.
 
 A bot's fingerprint is the executable its command runs (resolved on ``PATH``), a content
-hash of every file its command names (the script, a ``python -m`` module, data files given
-as arguments) and the name and version it answers ``ready`` with. ``arena run`` records
+hash of every file its command names (the script, a ``python -m`` module and the modules
+it imports from its own package, data files given as arguments) and the name and version
+it answers ``ready`` with. ``arena run`` records
 them in ``bots.toml`` of the results folder and compares them on the next run. The module
 of ``python -m`` is the file the bot runs, found as the bot finds it (:func:`module_file`),
 so the folder ``arena run`` starts in does not change the fingerprint.
@@ -10,6 +11,7 @@ so the folder ``arena run`` starts in does not change the fingerprint.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import pkgutil
@@ -41,14 +43,86 @@ def ready_text(ready: dict[str, Any]) -> str:
 
 def named_files(argv: list[str]) -> list[Path]:
     """The files a command names: absolute paths of files, and the module of ``-m``
-    (:func:`~arena.config.python_module`)."""
+    (:func:`~arena.config.python_module`) with the modules it imports from its own
+    top-level package (:func:`package_imports`)."""
     found = [Path(arg) for arg in argv[1:] if arg.startswith("/") and _is_file(arg)]
     module = python_module(argv)
     if module is not None:
-        path = module_file(module, own_interpreter=argv[0] == sys.executable)
-        if path is not None:
-            found.append(path)
+        own = argv[0] == sys.executable
+        spec = module_spec(module, own)
+        if spec is not None and spec.has_location and spec.origin is not None:
+            found.append(Path(spec.origin))
+            found += package_imports(spec, own)
     return found
+
+
+def package_imports(spec: ModuleSpec, own_interpreter: bool = True) -> list[Path]:
+    """The files of the modules that ``spec``'s module imports from its own top-level
+    package (``bots.x`` importing ``bots.tables``, or ``from . import tables``), and those
+    they import in turn, with the packages they lie in (their ``__init__``, the bot's own
+    included), in the order first met; read as source, never imported, found as
+    :func:`module_spec` finds a module. An import that cannot be found or read is left out
+    (the bot itself says so when it starts)."""
+    path, finders = _search(own_interpreter)
+    top = spec.name.split(".")[0]
+    seen = {spec.name}
+    found: list[Path] = []
+    todo = [spec]
+    first = [spec.name]  # the bot's own packages run first (their __init__)
+    while todo:
+        current = todo.pop(0)
+        for name in _with_parents([*first, *_imported_names(current)]):
+            if name.split(".")[0] != top or name in seen:
+                continue
+            seen.add(name)
+            try:
+                imported = _find_spec(name, path, finders)
+            except (ImportError, ValueError, OSError):
+                continue
+            if imported is None or not imported.has_location or imported.origin is None:
+                continue
+            if imported.origin.endswith(".py"):
+                found.append(Path(imported.origin))
+                todo.append(imported)
+        first = []
+    return found
+
+
+def _with_parents(names: list[str]) -> list[str]:
+    """Each name after the packages it lies in, as an import runs them: ``a``, ``a.b``,
+    ``a.b.c`` for ``a.b.c``."""
+    out: list[str] = []
+    for name in names:
+        parts = name.split(".")
+        out += [".".join(parts[:depth]) for depth in range(1, len(parts) + 1)]
+    return out
+
+
+def _imported_names(spec: ModuleSpec) -> list[str]:
+    """The absolute names a module's source imports: each ``import a.b``, each ``from m
+    import n`` as ``m`` and ``m.n`` (``n`` may be a submodule), relative ones resolved."""
+    try:
+        tree = ast.parse(Path(str(spec.origin)).read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return []
+    is_package = spec.submodule_search_locations is not None
+    package = spec.name if is_package else spec.name.rpartition(".")[0]
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1])
+                module = f"{base}.{node.module}" if node.module else base
+            elif node.module:
+                module = node.module
+            else:
+                continue
+            names.append(module)
+            names += [f"{module}.{alias.name}" for alias in node.names if alias.name != "*"]
+    return names
 
 
 def module_file(name: str, own_interpreter: bool = True) -> Path | None:
@@ -76,13 +150,19 @@ def module_file(name: str, own_interpreter: bool = True) -> Path | None:
 def module_spec(name: str, own_interpreter: bool = True) -> ModuleSpec | None:
     """The spec of what ``python -m name`` runs in a bot (a package's ``__main__``), found
     as :func:`module_file` says; None when it is not found there."""
-    # sys.path[0] is the arena's own script folder; the bot's is its empty working folder
-    path = [*python_path(), *(sys.path[1:] if own_interpreter else [])]
-    finders = sys.meta_path if own_interpreter else [PathFinder]
+    path, finders = _search(own_interpreter)
     spec = _find_spec(name, path, finders)
     if spec is not None and spec.submodule_search_locations is not None:
         spec = _find_spec(f"{name}.__main__", path, finders)  # a package runs its __main__
     return spec
+
+
+def _search(own_interpreter: bool) -> tuple[list[str], Sequence[Any]]:
+    """The bot interpreter's ``sys.path`` and meta path finders, as far as the arena knows
+    them (see :func:`module_file`)."""
+    # sys.path[0] is the arena's own script folder; the bot's is its empty working folder
+    path = [*python_path(), *(sys.path[1:] if own_interpreter else [])]
+    return path, (sys.meta_path if own_interpreter else [PathFinder])
 
 
 def _is_python(program: str) -> bool:
