@@ -438,6 +438,7 @@ class GameState:
     _legal_cache: list[Action] | None
     _rng: random.Random
     _rng_shared: bool  # _rng may belong to a clone too: copy it before drawing
+    log: EventLog  # every game's public events (declared by the game: COPIED)
 
     def __init__(self, seed: int, *labels: str | int) -> None:
         """Start the bookkeeping; the state's RNG is ``derive_rng(seed, *labels)``."""
@@ -473,6 +474,24 @@ class GameState:
     def rng(self, rng: random.Random) -> None:
         self._rng = rng
         self._rng_shared = False
+
+    def resume(self, events: Iterable[Any], rng: random.Random) -> None:
+        """The last step of rebuilding a state from what a seat observed (an engine's
+        ``sampling`` part, after it set the fields): the state's ``log`` starts afresh
+        with ``events`` (the latest observation's), future chance is drawn from ``rng``
+        (one 64-bit draw), and what was computed from the old fields is dropped
+        (:meth:`forget`)."""
+        log = EventLog(len(self.log.marks))
+        log.extend(events)
+        self.log = log
+        self.rng = random.Random(rng.getrandbits(64))
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop what was computed from the fields, after they were set from outside the
+        rules (:meth:`resume`): the legal list; a game with caches of its own (parts of
+        its observation) overrides this to drop them too."""
+        self._legal_cache = None
 
     def _reseed(self, rng: random.Random) -> None:
         """For :meth:`determinize`: future chance re-drawn from ``rng`` (one 64-bit draw);

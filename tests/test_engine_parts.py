@@ -4,6 +4,7 @@ with only its required parts, works in every command, and each says what it cann
 from __future__ import annotations
 
 import ast
+import inspect
 import random
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from arena.cli import main
 from arena.game.local import play_local
 from bots import random as random_bot
 from bots.ismcts import Flags, make_choose, parse, prepare
-from engines.base import EngineError
+from engines.base import EngineError, declared_fields
 from engines.parts import PART_NAMES, Parts
 from tests.conftest import ROOT
 
@@ -143,3 +144,26 @@ def test_bots_import_an_engine_only_through_its_declared_public_module() -> None
         assert public is not None and sorted(public.__all__) == sorted(
             n for n in vars(public) if not n.startswith("_") and n != "annotations"
         )
+
+
+def test_sampling_modules_use_no_private_name() -> None:
+    """``engines/*/sampling.py`` rebuild a state through its public doors only."""
+    for path in (ROOT / "engines").glob("*/sampling.py"):
+        text = path.read_text(encoding="utf-8")
+        private = [
+            node.attr
+            for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_")
+        ]
+        private += [name for _, names in _imports(path) for name in names if name.startswith("_")]
+        assert private == [], f"{path.relative_to(ROOT)}: {private}"
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_each_state_field_is_declared_once(name: str) -> None:
+    """In one of the copy tuples (``SHARED``, ``COPIED``...) and not again as a class
+    annotation: the type goes with the field's first assignment."""
+    engine = engines.get(name)
+    cls = type(engine.new_game(engine.min_players, 0, {}))
+    annotated = set(inspect.get_annotations(cls))
+    assert annotated & set(declared_fields(cls)) == set()

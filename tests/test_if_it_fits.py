@@ -74,12 +74,12 @@ def lay(state: IfItFitsState, card: str, x: int, y: int, rot: int = 0) -> None:
         if index in pile:
             pile.remove(index)
     code = slot_code(x, y)
-    state._lay(index, code, rot)
+    state.lay(index, code, rot)
     if card.startswith("C"):
         owner = cat_owner(index)
         state.supply[owner].remove(index)
         state.cat_place[index] = (False, code)
-        state._count_cat(code, owner, +1)
+        state.count_cat(code, owner, +1)
 
 
 def awake(state: IfItFitsState, cat: str, x: int, y: int) -> None:
@@ -89,7 +89,7 @@ def awake(state: IfItFitsState, cat: str, x: int, y: int) -> None:
     state.supply[owner].remove(index)
     state.awake[code] = index
     state.cat_place[index] = (True, code)
-    state._count_cat(code, owner, +1)
+    state.count_cat(code, owner, +1)
 
 
 def box_at(state: IfItFitsState, x: int, y: int) -> dict[str, Any]:

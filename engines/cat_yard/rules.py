@@ -276,68 +276,43 @@ class CatYardState(GameState):
     )
     COPIED_ITEMS = ("cushions", "owned")
 
-    players: int
-    target: int
-    seat_pos: tuple[int, ...]
-    owner: tuple[int | None, ...]
-    cushions: list[list[int]]  # [position][field] -> card id, 0 = empty
-    protected: list[bool]
-    deck: list[int]  # top = last
-    discard: list[int]
-    cat_stack: list[int]  # top = last
-    yard: list[int]  # cat id, 0 = empty
-    cat_discard: list[int]
-    owned: list[list[int]]  # per seat, in the order lured
-    used: list[bool]  # per cat id
-    current: int
-    phase: Phase
-    main_action: str  # "none", "gather" or "lure"
-    revealed: list[int]
-    swapped_with: list[int]
-    pending_dog: int
-    drawn: int  # the card a draw ability is placing (DRAW_PLACE), 0 = none
-    draws_left: int
-    return_phase: Phase
-    round: int
-    end_triggered: bool
-    end_reason: str
-    log: EventLog  # compact events: [kind, *fields] (README "Observation")
-    # Observation "players" part, rebuilt only after a change of ``owned`` or ``used``
-    # (None = stale). Never mutated once built: observations share it.
-    _players_view: list[list[Any]] | None
-    _players_key: tuple[list[list[int]], list[bool]] | None
-    # The last observation's table parts (every key but "seat" and "events"), refreshed by
-    # comparison at each observation (see ``observation``); shared by clones.
-    _view: dict[str, Any] | None
-
     def __init__(self, players: int, target: int, seed: int) -> None:
         super().__init__(seed)
-        self.players = players
-        self.target = target
-        self.seat_pos = SEAT_POSITIONS[players]
+        self.players: int = players
+        self.target: int = target
+        self.seat_pos: tuple[int, ...] = SEAT_POSITIONS[players]
         owner: list[int | None] = [None] * CUSHIONS
         for seat, pos in enumerate(self.seat_pos):
             owner[pos] = seat
-        self.owner = tuple(owner)
-        self.cushions = [[0] * FIELDS for _ in range(CUSHIONS)]
-        self.protected = [False] * CUSHIONS
-        self.discard = []
-        self.cat_discard = []
-        self.owned = [[] for _ in range(players)]
-        self.used = [False] * (len(CATS) + 1)
-        self.revealed = []
-        self.swapped_with = []
-        self.pending_dog = 0
-        self.drawn = 0
-        self.draws_left = 0
-        self.return_phase = _START
-        self.round = 1
-        self.end_triggered = False
-        self.end_reason = ""
-        self.log = EventLog(players)
-        self._players_view = None
-        self._players_key = None
-        self._view = None
+        self.owner: tuple[int | None, ...] = tuple(owner)
+        # [position][field] -> card id, 0 = empty
+        self.cushions: list[list[int]] = [[0] * FIELDS for _ in range(CUSHIONS)]
+        self.protected: list[bool] = [False] * CUSHIONS
+        self.discard: list[int] = []
+        self.cat_discard: list[int] = []
+        self.owned: list[list[int]] = [[] for _ in range(players)]  # per seat, in the order lured
+        self.used: list[bool] = [False] * (len(CATS) + 1)  # per cat id
+        self.revealed: list[int] = []
+        self.swapped_with: list[int] = []
+        self.current: int = 0  # the turn's fields are set by _begin_turn below
+        self.phase: Phase = _START
+        self.main_action: str = "none"  # "none", "gather" or "lure"
+        self.pending_dog: int = 0
+        self.drawn: int = 0  # the card a draw ability is placing (DRAW_PLACE), 0 = none
+        self.draws_left: int = 0
+        self.return_phase: Phase = _START
+        self.round: int = 1
+        self.end_triggered: bool = False
+        self.end_reason: str = ""
+        # compact events: [kind, *fields] (README "Observation")
+        self.log: EventLog = EventLog(players)
+        # Observation "players" part, rebuilt only after a change of ``owned`` or ``used``
+        # (None = stale). Never mutated once built: observations share it.
+        self._players_view: list[list[Any]] | None = None
+        self._players_key: tuple[list[list[int]], list[bool]] | None = None
+        # The last observation's table parts (every key but "seat" and "events"), refreshed by
+        # comparison at each observation (see ``observation``); shared by clones.
+        self._view: dict[str, Any] | None = None
         self._deal()
         self._begin_turn(0)
         self.settle()
@@ -345,7 +320,7 @@ class CatYardState(GameState):
     # -- chance ---------------------------------------------------------------------------
     def _deal(self) -> None:
         """Setup (spec §3): shuffle the deck, deal arrow cards, shuffle cats, fill the yard."""
-        self.deck = list(BAIT_IDS)
+        self.deck: list[int] = list(BAIT_IDS)  # top = last
         self.rng.shuffle(self.deck)
         for pos in range(CUSHIONS):
             card = self.deck.pop()
@@ -354,9 +329,9 @@ class CatYardState(GameState):
                 self.rng.shuffle(self.deck)
                 card = self.deck.pop()
             self.cushions[pos][ARROW] = card
-        self.cat_stack = list(CAT_IDS)
+        self.cat_stack: list[int] = list(CAT_IDS)  # top = last
         self.rng.shuffle(self.cat_stack)
-        self.yard = [0] * YARD_SLOTS
+        self.yard: list[int] = [0] * YARD_SLOTS  # cat id, 0 = empty
         for slot in range(YARD_SLOTS):
             self._refill(slot)
 

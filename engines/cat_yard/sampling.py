@@ -22,7 +22,6 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engines.base import EventLog
 from engines.cat_yard.rules import BAIT_IDS, CAT_IDS, CAT_POINTS, CatYardState, Phase
 
 __all__ = ["sample_state"]
@@ -79,8 +78,6 @@ def sample_state(
         stack.append(top)
     state.cat_stack = stack
 
-    state.log = EventLog(state.players)
-    state.log.extend(obs["events"])
-    state.rng = random.Random(rng.getrandbits(64))
+    state.resume(obs["events"], rng)
     state.settle()
     return state

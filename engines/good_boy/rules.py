@@ -174,54 +174,37 @@ class GoodBoyState(GameState):
     COPIED_ITEMS = ("hands", "claimed")
     COPIED_GRIDS = ("corners",)
 
-    n: int
-    hard: bool
-    target: int
-    max_rounds: int
-    pool: list[int]
-    hands: list[list[int]]
-    corners: list[list[list[int]]]  # corners[board][seat][kind]
-    boards: list[int | None]
-    deck: list[int]  # index 0 is the top
-    claimed: list[list[int]]
-    cat_side: list[bool]  # dog/cat token shows the cat (always False in the hard variant)
-    current: int
-    rolls: int
-    last_roll: tuple[int, int] | None
-    pending: list[int]  # symbols of the current roll still to resolve (kind or ANY)
-    phase: Phase
-    round: int
-    end_triggered: bool
-    end: End | None
-    log: EventLog  # events as dicts; a seat's view starts with its own last action
-    # The last observation's table parts (every key but "seat" and "events"), refreshed by
-    # comparison at each observation (see ``observation``); shared by clones.
-    _view: dict[str, Any] | None
-
     def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
         super().__init__(seed, "good-boy")
-        self.n = players
-        self.hard = options["variant"] == "hard"
-        self.target = options["target_points"]
-        self.max_rounds = options["max_rounds"]
-        self.pool = [data.TOKENS_PER_KIND] * NK
-        self.hands = [[0] * NK for _ in range(players)]
-        self.corners = [[[0] * NK for _ in range(players)] for _ in range(BOARDS)]
-        self.deck = list(range(1, data.DOG_CARDS + 1))
+        self.n: int = players
+        self.hard: bool = options["variant"] == "hard"
+        self.target: int = options["target_points"]
+        self.max_rounds: int = options["max_rounds"]
+        self.pool: list[int] = [data.TOKENS_PER_KIND] * NK
+        self.hands: list[list[int]] = [[0] * NK for _ in range(players)]
+        # corners[board][seat][kind]
+        self.corners: list[list[list[int]]] = [
+            [[0] * NK for _ in range(players)] for _ in range(BOARDS)
+        ]
+        self.deck: list[int] = list(range(1, data.DOG_CARDS + 1))  # index 0 is the top
         self._deal()
-        self.boards = [self.deck.pop(0) for _ in range(BOARDS)]
-        self.claimed = [[] for _ in range(players)]
-        self.cat_side = [False] * players
-        self.current = 0
-        self.rolls = 0
-        self.last_roll = None
-        self.pending = []
-        self.phase = _ROLL
-        self.round = 1
-        self.end_triggered = False
-        self.end = None
-        self.log = EventLog(players)
-        self._view = None
+        self.boards: list[int | None] = [self.deck.pop(0) for _ in range(BOARDS)]
+        self.claimed: list[list[int]] = [[] for _ in range(players)]
+        # dog/cat token shows the cat (always False in the hard variant)
+        self.cat_side: list[bool] = [False] * players
+        self.current: int = 0
+        self.rolls: int = 0
+        self.last_roll: tuple[int, int] | None = None
+        self.pending: list[int] = []  # symbols of the current roll still to resolve (kind or ANY)
+        self.phase: Phase = _ROLL
+        self.round: int = 1
+        self.end_triggered: bool = False
+        self.end: End | None = None
+        # events as dicts; a seat's view starts with its own last action
+        self.log: EventLog = EventLog(players)
+        # The last observation's table parts (every key but "seat" and "events"), refreshed by
+        # comparison at each observation (see ``observation``); shared by clones.
+        self._view: dict[str, Any] | None = None
 
     # -- chance ---------------------------------------------------------------------------
     def _deal(self) -> None:

@@ -13,7 +13,6 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engines.base import EventLog
 from engines.good_boy import data
 from engines.good_boy.rules import ANY, KIND_INDEX, GoodBoyState, Phase
 
@@ -49,7 +48,5 @@ def sample_state(
     state.phase = Phase(obs["phase"])
     state.round = obs["round"]
     state.end_triggered = obs["end_triggered"]
-    state.log = EventLog(players)
-    state.log.extend(obs["events"])
-    state.rng = random.Random(rng.getrandbits(64))
+    state.resume(obs["events"], rng)
     return state

@@ -246,7 +246,7 @@ class IfItFitsState(GameState):
         starts = list(START_CARDS)
         self.rng.shuffle(starts)
         for y, card in enumerate(starts[: self.players]):
-            self._lay(card, slot_code(0, y), 0)
+            self.lay(card, slot_code(0, y), 0)
         deck = list(DECK_CARDS)
         self.rng.shuffle(deck)  # deck[0] is the top, as in the spec
         remove = data.SHORT_DECK_REMOVED.get(self.players, 0) if self.options["short_deck"] else 0
@@ -310,9 +310,9 @@ class IfItFitsState(GameState):
         elif kind == "sleeping_cat":
             cat = self.supply[seat].pop(0)
             code = slot_code(action["x"], action["y"])
-            self._lay(cat, code, 0)
+            self.lay(cat, code, 0)
             self.cat_place[cat] = (False, code)
-            self._count_cat(code, seat, +1)
+            self.count_cat(code, seat, +1)
             event += (CARD_IDS[cat], action["x"], action["y"])
             self._end_turn()
         elif kind == SELECT:
@@ -330,7 +330,7 @@ class IfItFitsState(GameState):
             code = slot_code(action["x"], action["y"])
             self.awake[code] = cat
             self.cat_place[cat] = (True, code)
-            self._count_cat(code, seat, +1)
+            self.count_cat(code, seat, +1)
             event += (CARD_IDS[cat], action["x"], action["y"])
             self._end_turn()
         elif kind == PRINCESS:
@@ -351,7 +351,7 @@ class IfItFitsState(GameState):
         self.log.mark(seat)
 
     # -- transitions -------------------------------------------------------------------
-    def _lay(self, card: int, code: int, rot: int) -> Box:
+    def lay(self, card: int, code: int, rot: int) -> Box:
         """Put ``card`` (box-type or sleeping cat) into the layout at ``code``."""
         mask = rotate(MASKS[card], rot)
         row = data.CARDS[card]
@@ -367,15 +367,15 @@ class IfItFitsState(GameState):
         seat, card = self.current, self.pending
         assert card is not None
         code = slot_code(x, y)
-        box = self._lay(card, code, rot)
+        box = self.lay(card, code, rot)
         self.pending_slot = code
-        self.seams = self._cat_seams(seat, code, box) if self.supply[seat] else []
+        self.seams = self.cat_seams(seat, code, box) if self.supply[seat] else []
         if self.seams:
             self.phase = PLACE_CAT
         else:
             self._end_turn()
 
-    def _cat_seams(self, seat: int, code: int, box: Box) -> list[int]:
+    def cat_seams(self, seat: int, code: int, box: Box) -> list[int]:
         """Seams beside the card just laid at ``code`` where ``seat`` may put an awake cat."""
         cats = box.cats
         if not cats[seat] and any(cats):
@@ -394,7 +394,7 @@ class IfItFitsState(GameState):
                 seams.append(seam)
         return seams
 
-    def _count_cat(self, code: int, seat: int, delta: int) -> None:
+    def count_cat(self, code: int, seat: int, delta: int) -> None:
         box = self.layout.own_box(code)
         box.cats[seat] += delta
         self._boxes_view = None
@@ -406,7 +406,7 @@ class IfItFitsState(GameState):
         awake, code = self.cat_place.pop(cat)
         owner = cat_owner(cat)
         insort(self.supply[owner], cat)
-        self._count_cat(code, owner, -1)
+        self.count_cat(code, owner, -1)
         if awake:
             del self.awake[code]
             self.seam_princess[code] = princess
@@ -426,6 +426,11 @@ class IfItFitsState(GameState):
             self.phase = TURN
 
     # -- observation -------------------------------------------------------------------
+    def forget(self) -> None:
+        """Also the cached boxes part of the observation."""
+        super().forget()
+        self._boxes_view = None
+
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` knows: the whole public table plus its own hand, nothing else."""
         pending = self.pending

@@ -24,7 +24,7 @@ from bisect import insort
 from collections.abc import Sequence
 from typing import Any
 
-from engines.base import EventLog, JsonList
+from engines.base import JsonList
 from engines.if_it_fits import data
 from engines.if_it_fits.geometry import Layout, slot_code
 from engines.if_it_fits.rules import (
@@ -56,16 +56,16 @@ def sample_state(
     seen: set[int] = set()
     for x, y, card_id, rot in obs["layout"]:
         card, code = INDEX[card_id], slot_code(x, y)
-        state._lay(card, code, rot)
+        state.lay(card, code, rot)
         seen.add(card)
         if KINDS[card] == data.CAT:
             state.cat_place[card] = (False, code)
-            state._count_cat(code, cat_owner(card), +1)
+            state.count_cat(code, cat_owner(card), +1)
     for x, y, card_id in obs["awake_cats"]:
         cat, code = INDEX[card_id], slot_code(x, y)
         state.awake[code] = cat
         state.cat_place[cat] = (True, code)
-        state._count_cat(code, cat_owner(cat), +1)
+        state.count_cat(code, cat_owner(cat), +1)
     for x, y, card_id in obs["seam_princesses"]:
         state.seam_princess[slot_code(x, y)] = INDEX[card_id]
         seen.add(INDEX[card_id])
@@ -115,9 +115,6 @@ def sample_state(
     state.seams = []
     if state.phase == PLACE_CAT and state.pending_slot is not None:
         code = state.pending_slot
-        state.seams = state._cat_seams(state.current, code, state.layout.box(code))
-    state.log = EventLog(players)
-    state.log.extend(obs["events"])
-    state.rng = random.Random(rng.getrandbits(64))
-    state._legal_cache = None
+        state.seams = state.cat_seams(state.current, code, state.layout.box(code))
+    state.resume(obs["events"], rng)
     return state

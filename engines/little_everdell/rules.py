@@ -562,6 +562,11 @@ class LittleEverdellState(GameState):
         self._start_round()
 
     # -- views ------------------------------------------------------------------------------
+    def forget(self) -> None:
+        """Also the cached observation parts (the top spaces, the parade stacks)."""
+        super().forget()
+        self._top_view = self._stacks_view = None
+
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know: everything but the deck order (spec section 7).
 

@@ -14,7 +14,6 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engines.base import EventLog
 from engines.little_everdell import rules
 from engines.little_everdell.data import MAIN_DECK, Gain
 from engines.little_everdell.rules import PARADES, LittleEverdellState, Pending
@@ -42,7 +41,6 @@ def sample_state(
     state.meadow = obs["meadow"][:]
     state.princess_slots = [slot - 1 for slot in obs["princess_slots"]]
     state.stacks = {pid: obs["parade_stacks"][pid][:] for pid in PARADES}
-    state._top_view = state._stacks_view = None
     for player, view in zip(state.players, obs["players"], strict=True):
         player.res = view["resources"][:]
         player.tokens = view["point_tokens"]
@@ -65,10 +63,7 @@ def sample_state(
         else:
             top = (kind, pending["seat"])
         state.stack.append(top)
-    state.log = EventLog(state.bots)
-    state.log.extend(obs["events"])
-    state.rng = random.Random(rng.getrandbits(64))
-    state._legal_cache = None
+    state.resume(obs["events"], rng)
     return state
 
 

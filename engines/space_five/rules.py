@@ -193,9 +193,6 @@ class SpaceFiveState(GameState):
     )
     COPIED_ITEMS = ("stacks", "hands", "groups", "box_known")
 
-    grid: dict[int, int]  # the layout by integer cell key (see OFF, WIDE)
-    front: dict[int, int]  # the frontier by integer cell key: empty cell -> fit mask
-
     def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
         super().__init__(seed)
         self.players = players
@@ -330,7 +327,7 @@ class SpaceFiveState(GameState):
         items.sort()
         return items
 
-    def _solo_starts(self) -> list[int]:
+    def find_solo_starts(self) -> list[int]:
         """Solo first placements from which a play of at least 3 cards can be completed."""
         need = SOLO_MIN_PLAY - 1
         hand_mask = 0
@@ -466,7 +463,7 @@ class SpaceFiveState(GameState):
         of the new turn (out of cards is checked where the last card leaves)."""
         if self.solo:
             # first placements of a 3-card play; computed once per turn, never mutated
-            self.solo_starts = self._solo_starts()
+            self.solo_starts = self.find_solo_starts()
             self.phase = _TURN_START if self.solo_starts else _SOLO_DISCARD
             return
         if not self._someone_can_play():
@@ -545,8 +542,11 @@ class SpaceFiveState(GameState):
         self.layout_json = JsonList()  # the observation's entries with their JSON text
         for (x, y), code in layout.items():
             self.layout_json.add([x, y, NAMES[code]], f'[{x},{y},"{NAMES[code]}"]')
-        self.grid = {(y + OFF) * WIDE + x + OFF: code for (x, y), code in layout.items()}
-        self.front = {}
+        # the layout by integer cell key (see OFF, WIDE)
+        self.grid: dict[int, int] = {
+            (y + OFF) * WIDE + x + OFF: code for (x, y), code in layout.items()
+        }
+        self.front: dict[int, int] = {}  # the frontier by cell key: empty cell -> fit mask
         grid = self.grid
         for key in grid:
             for cell in (key + 1, key - 1, key + WIDE, key - WIDE):

@@ -26,7 +26,6 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engines.base import EventLog
 from engines.space_five.rules import (
     CODE_OF,
     CODES,
@@ -87,12 +86,10 @@ def sample_state(
     state.box_known = [[] for _ in range(players)]
     state.box_known[seat] = [CODE_OF[name] for name in obs["own_in_box"]]
     if state.solo and state.phase is Phase.TURN_START:
-        state.solo_starts = state._solo_starts()
+        state.solo_starts = state.find_solo_starts()
 
-    state.log = EventLog(players)
-    state.log.extend(obs["events"])
-    sample = state.determinize(seat, rng)
-    return sample
+    state.resume(obs["events"], rng)
+    return state.determinize(seat, rng)
 
 
 def _take(cards: list[int], count: int) -> list[int]:
