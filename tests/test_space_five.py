@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
+import engines
 from engines.base import Action, EventLog, IllegalAction, OptionError
 from engines.space_five import SpaceFiveEngine
 from engines.space_five.geometry import fit_mask
@@ -581,3 +582,7 @@ def test_render_names_the_cards_picked_for_an_exchange_to_their_owner_only() -> 
     assert "picking cards to exchange (picked: D1)" in state.render(None)
     other = state.render(1)
     assert "picking cards to exchange (1 picked)" in other and "D1" not in other
+    picture = engines.picture("space-five")  # the viewer's seat views draw observations
+    assert picture is not None
+    assert "D1" in picture.draw({0: state.observation(0)})
+    assert "D1" not in picture.draw({1: state.observation(1)})
