@@ -18,7 +18,7 @@ from arena.cli import main
 from arena.game.local import play_local
 from bots import random as random_bot
 from bots.ismcts import Flags, make_choose, parse, prepare
-from engines.base import EngineError, declared_fields
+from engines.base import EngineError, GameState, declared_fields
 from engines.parts import PART_NAMES, Parts
 from tests.conftest import ROOT
 
@@ -167,6 +167,8 @@ def test_each_state_field_is_declared_once(name: str) -> None:
     """In one of the copy tuples (``SHARED``, ``COPIED``...) and not again as a class
     annotation: the type goes with the field's first assignment."""
     engine = engines.get(name)
-    cls = type(engine.new_game(engine.min_players, 0, {}))
+    state = engine.new_game(engine.min_players, 0, {})
+    assert isinstance(state, GameState)
+    cls = type(state)
     annotated = set(inspect.get_annotations(cls))
     assert annotated & set(declared_fields(cls)) == set()
