@@ -827,7 +827,7 @@ def list_engines() -> None:
     for name in engines.names():
         engine = engines.get(name)
         click.echo(f"{name}: {engine.title}, {engine.min_players}-{engine.max_players} players")
-        absent = engine.parts.absent()
+        absent = engines.parts_of(name).absent()
         if absent:  # what the commands will say they cannot show (docs/adding-a-game.md)
             click.echo(f"  has no {', '.join(absent)} part")
         for line in _option_lines(engine.option_specs()):

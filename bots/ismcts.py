@@ -132,7 +132,7 @@ def random_playout(state: State, rng: random.Random, steps: int) -> None:
 def load_greedy(engine: Engine) -> Choose:
     """The ``choose`` function of the greedy bot the engine declares (its ``greedy`` part);
     an engine without one is an :class:`~engines.base.EngineError` saying so."""
-    module = engine.parts.module("greedy")
+    module = engines.parts_of(engine.name).module("greedy")
     if module is None:
         raise EngineError(
             f"engine {engine.name} declares no greedy bot: --playout greedy and --guide greedy "

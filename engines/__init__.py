@@ -71,8 +71,12 @@ def get(name: str) -> Engine:
 
 
 def parts_of(name: str) -> Parts:
-    """The optional parts engine ``name`` declares (:class:`engines.parts.Parts`)."""
-    return get(name).parts
+    """The optional parts engine ``name`` declares (:class:`engines.parts.Parts`); none for
+    an engine written without :class:`engines.base.EngineBase` that declares nothing."""
+    from engines.parts import Parts
+
+    found: Parts = getattr(get(name), "parts", None) or Parts()
+    return found
 
 
 def guide(name: str) -> Guide:
