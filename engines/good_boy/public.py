@@ -9,8 +9,10 @@ of the engine; the engine's README says what each table holds.
 
 from __future__ import annotations
 
+from engines.good_boy.data import DICE
 from engines.good_boy.rules import (
     DOGS,
+    FACE_SYMBOLS,
     KIND_INDEX,
     KINDS,
     NK,
@@ -18,7 +20,9 @@ from engines.good_boy.rules import (
 )
 
 __all__ = [
+    "DICE",
     "DOGS",
+    "FACE_SYMBOLS",
     "KINDS",
     "KIND_INDEX",
     "NK",
