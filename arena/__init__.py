@@ -40,7 +40,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "compute_standings": ("arena.stats.ratings", "compute_standings"),
     "load_league": ("arena.config", "load"),
     "play_local": ("arena.game.local", "play_local"),
-    "read_games": ("arena.league.store", "read_games"),
+    "read_games": ("arena.league.reading", "read_games"),
     "run_league": ("arena.league.runner", "run_league"),
 }
 
@@ -70,8 +70,8 @@ if TYPE_CHECKING:
     from arena.config import load as load_league
     from arena.errors import ArenaError, ConfigError, RecordError, ResultsError, UserError
     from arena.game.local import play_local
+    from arena.league.reading import read_games
     from arena.league.runner import LeagueOutcome, run_league
-    from arena.league.store import read_games
     from arena.record import GameRecord, SeatRecord
     from arena.stats.ratings import Standings, compute_standings
 

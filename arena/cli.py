@@ -322,7 +322,7 @@ def run(
 
     def wrap_up(outcome: LeagueOutcome) -> None:
         """What a finished league prints and writes (called while the bots end)."""
-        from arena.league.store import bot_log
+        from arena.league.layout import bot_log
         from arena.protocol import visible
 
         if progress is not None:
@@ -402,9 +402,9 @@ def _stopped_line(outcome: LeagueOutcome, folder: Path, resume: str) -> str:
 def _stored_so_far(league: LeagueConfig, folder: Path) -> LeagueOutcome:
     """A run stopped outside its games (starting, or writing the standings and report): what
     the folder holds of the league, counted as a stop during the games counts it."""
+    from arena.league.reading import iter_games
     from arena.league.runner import LeagueOutcome, league_games_stored
     from arena.league.schedule import game_count
-    from arena.league.store import iter_games
 
     stored = league_games_stored(league, iter_games(folder))
     return LeagueOutcome(scheduled=game_count(league), played=0, skipped=stored)
@@ -545,12 +545,13 @@ def _parse_anchor(text: str) -> tuple[str, float]:
 def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: Any) -> Standings:
     """Print the standings of the league's games in ``folder`` (stored games outside the
     league in ``league.toml`` are counted in a note, not rated) and return them."""
-    from arena.league import store
+    from arena.league.reading import iter_game_batches
+    from arena.league.results import read_league, write_standings_file
     from arena.league.schedule import Shape, rules_of
     from arena.show import tables as report
     from arena.stats.ratings import GameColumns, standings_of_rows
 
-    league = store.read_league(folder)  # a clear error for a folder that is not a league's
+    league = read_league(folder)  # a clear error for a folder that is not a league's
     shape = Shape.of(league)
     outside = 0
 
@@ -568,11 +569,11 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
             outside += skipped
             yield games
 
-    batches = store.iter_game_batches(folder, _say, scheduled)
+    batches = iter_game_batches(folder, _say, scheduled)
     table = standings_of_rows(tallied(batches), **kwargs)
     table = _noting_outside(table, outside, league)
     if write:
-        store.write_standings_file(folder, table.to_dict())
+        write_standings_file(folder, table.to_dict())
     click.echo(report.render(table, fmt))
     return table
 
@@ -580,7 +581,7 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
 def _noting_outside(table: Standings, outside: int, league: Mapping[str, Any]) -> Standings:
     """``table`` with a note on the ``outside`` stored games it does not rate, if any, and
     one on the bots of ``league`` that have no game in it (not yet played, or not stored)."""
-    from arena.league.store import LEAGUE
+    from arena.league.layout import LEAGUE
 
     notes = list(table.notes)
     if outside:
@@ -867,7 +868,7 @@ def replay(folder: str, game_id: str, show: bool) -> None:
     Example:
       arena replay results/demo t0-b0-r1 --show
     """
-    from arena.league.store import read_league
+    from arena.league.results import read_league
     from arena.tools.replay import narrate, replay_record
 
     read_league(Path(folder))
@@ -927,25 +928,28 @@ def _write_report(
     """Write the report of the league's games (as :func:`_print_standings` rates them);
     ``standings``: theirs, if already computed; ``worker``: one already started (else one is
     started here, while the folder is read)."""
-    from arena.league import store
+    from arena.league.fingerprint import read_fingerprints
+    from arena.league.layout import REPORT
+    from arena.league.reading import read_games
+    from arena.league.results import read_league
     from arena.league.schedule import Shape
     from arena.show.html.report import build_report
     from arena.show.html.viewer_worker import ViewerWorker
     from arena.stats.ratings import compute_standings
 
-    league = store.read_league(folder)
+    league = read_league(folder)
     with contextlib.ExitStack() as stack:
         if worker is None and games > 0 and isinstance(league.get("engine"), str):
             worker = ViewerWorker.start(league["engine"])
             if worker is not None:
                 stack.enter_context(contextlib.closing(worker))
-        stored = store.read_games(folder, warn=_say)
+        stored = read_games(folder, warn=_say)
         shape = Shape.of(league)
         records = stored if shape is None else [r for r in stored if shape.plays(r)]
         if standings is None:
             rated = compute_standings(records)
             standings = _noting_outside(rated, len(stored) - len(records), league)
-        fingerprints = store.read_fingerprints(folder)
+        fingerprints = read_fingerprints(folder)
         page = build_report(
             folder,
             league,
@@ -956,7 +960,7 @@ def _write_report(
             worker=worker,
             warn=_say,
         )
-    path = output or folder / store.REPORT
+    path = output or folder / REPORT
     again = "run the command again" if output else f"write it with: arena report {folder}"
     _write_page(path, page, rewrite=again)
     return path
@@ -979,15 +983,15 @@ def _page_path(output: str) -> Path:
 def _write_page(path: Path, page: str, rewrite: str = "run the command again") -> None:
     """Write an HTML page of stored games whole or not at all (a full disk keeps the page it
     had, and says to free some space and do what ``rewrite`` says)."""
-    from arena.league import store
+    from arena.league.atomic import os_reason, write_whole
 
     if path is STANDARD_OUTPUT:
         click.echo(page.encode("utf-8"), nl=False)  # bytes: as they are, whatever the locale
         return
     try:
-        store.write_whole(path, page.encode("utf-8"))
+        write_whole(path, page.encode("utf-8"))
     except OSError as exc:
-        raise UserError(f"cannot write {path}: {store.os_reason(exc, rewrite)}") from None
+        raise UserError(f"cannot write {path}: {os_reason(exc, rewrite)}") from None
 
 
 @main.command(short_help="Write a page that steps through a stored game.")
@@ -1007,7 +1011,8 @@ def view(folder: str, game_id: str, output: str | None) -> None:
     Example:
       arena view results/demo t0-b0-r1
     """
-    from arena.league.store import VIEW, read_league
+    from arena.league.layout import VIEW
+    from arena.league.results import read_league
     from arena.show.html.viewer import viewer_page
 
     league = read_league(Path(folder))
@@ -1019,7 +1024,7 @@ def view(folder: str, game_id: str, output: str | None) -> None:
 
 
 def _stored_game(folder: Path, game_id: str) -> GameRecord:
-    from arena.league.store import read_games
+    from arena.league.reading import read_games
 
     for record in read_games(folder, warn=_say):
         if record.id == game_id:
@@ -1053,7 +1058,9 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
     import trio
 
     from arena.config import BotSpec
-    from arena.league.store import TRANSCRIPTS, read_games, read_league
+    from arena.league.layout import TRANSCRIPTS
+    from arena.league.reading import read_games
+    from arena.league.results import read_league
     from arena.tools.replay import read_transcript, replay_seat
 
     read_league(Path(folder))

@@ -1,7 +1,7 @@
 """Half of a large computation in a forked copy of this process, on a machine's second core.
 
 ``arena standings`` on a large results folder reads one half of ``games.jsonl`` and fits
-half of the bootstrap resamples in a copy (:mod:`arena.league.store`,
+half of the bootstrap resamples in a copy (:mod:`arena.league.reading`,
 :mod:`arena.stats.bootstrap`). The copy writes its result to an unnamed temporary file (gone
 when closed, whatever happens) and leaves without running anything else; the caller reads the
 file once the copy has ended well, and otherwise does the work itself: a copy that fails only

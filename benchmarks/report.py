@@ -39,7 +39,8 @@ import time  # noqa: E402
 import orjson  # noqa: E402
 
 import engines  # noqa: E402
-from arena.league.store import read_games, write_toml  # noqa: E402
+from arena.league.atomic import write_toml  # noqa: E402
+from arena.league.reading import read_games  # noqa: E402
 from arena.record import GameRecord, SeatRecord  # noqa: E402
 
 ENGINE = "space-five"

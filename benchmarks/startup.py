@@ -52,7 +52,7 @@ import time  # noqa: E402
 
 from arena import config as arena_config  # noqa: E402
 from arena.forked import cores  # noqa: E402
-from arena.league.store import read_games  # noqa: E402
+from arena.league.reading import read_games  # noqa: E402
 from benchmarks._bench import machine_line, print_table  # noqa: E402
 
 

@@ -28,7 +28,7 @@ from arena.errors import BotTimeout
 from arena.game.referee import play_game
 from arena.game.seats import FunctionSeat
 from arena.game.spec import GameSpec
-from arena.league.store import read_games
+from arena.league.reading import read_games
 from arena.record import NOT_ASKED, GameRecord
 from arena.sdk import GameInfo
 from arena.show.html.viewer import game_data, viewer_page

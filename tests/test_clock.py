@@ -21,8 +21,8 @@ from arena.errors import BotTimeout
 from arena.game.referee import play_game
 from arena.game.seats import FunctionSeat
 from arena.game.spec import GameSpec
+from arena.league.reading import read_games
 from arena.league.runner import run_league
-from arena.league.store import read_games
 from arena.record import GameRecord
 from arena.sdk import GameInfo
 from tests.conftest import ROOT, processes_with

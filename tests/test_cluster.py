@@ -30,8 +30,8 @@ from click.testing import CliRunner
 
 from arena import config
 from arena.errors import ClusterError, ResultsError
+from arena.league.reading import read_games
 from arena.league.runner import run_league
-from arena.league.store import read_games
 from tests.conftest import ROOT, processes_with
 from tests.test_league import comparable
 from tests.test_trust import BOT_SCRIPT
@@ -210,7 +210,7 @@ def test_a_ctrl_c_while_a_block_is_stored_counts_its_games(
     """A Ctrl-C that comes while the client stores a block takes effect once the block is
     stored and counted: the count a stopped run prints is what the folder holds."""
     from arena.league.cluster import run_cluster_league
-    from arena.league.store import ResultsDir
+    from arena.league.results import ResultsDir
 
     marker = f"m{uuid.uuid4().hex[:8]}"
     league = load(tmp_path, league_text(marker, rounds=20))

@@ -21,7 +21,7 @@ from arena.errors import BotStartup
 from arena.game import botproc
 from arena.game.botproc import BotPool, BotProcess, IdleProcesses, StderrLog
 from arena.game.watchdog import Watchdog
-from arena.league.store import read_games
+from arena.league.reading import read_games
 from arena.record import GameRecord
 from tests.conftest import ROOT, processes_left, wait_until
 

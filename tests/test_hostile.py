@@ -23,8 +23,9 @@ import trio
 import engines
 from arena import config
 from arena.game.botproc import StderrLog
+from arena.league.reading import read_games
+from arena.league.results import ResultsDir
 from arena.league.runner import LeagueOutcome, run_league
-from arena.league.store import ResultsDir, read_games
 from arena.protocol import MAX_NOTE_CHARS
 from arena.record import NOTES_BUDGET, GameRecord
 from arena.tools.replay import replay_record

@@ -30,7 +30,7 @@ from arena.errors import BotTimeout
 from arena.game.referee import play_game
 from arena.game.seats import FunctionSeat
 from arena.game.spec import GameSpec
-from arena.league.store import read_games
+from arena.league.reading import read_games
 from arena.record import GameRecord, SeatRecord
 from arena.sdk import GameInfo
 from arena.show.caveats import FEW_BLOCKS, caveats

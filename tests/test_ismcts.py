@@ -20,8 +20,8 @@ from click.testing import CliRunner
 import engines
 from arena import protocol
 from arena.cli import main
+from arena.league.reading import read_games
 from arena.league.runner import run_league
-from arena.league.store import read_games
 from arena.sdk import GameInfo, run
 from bots.ismcts import (
     Node,

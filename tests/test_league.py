@@ -22,8 +22,9 @@ import trio
 
 from arena import config
 from arena.errors import ResultsError
+from arena.league.reading import read_games
+from arena.league.results import ResultsDir
 from arena.league.runner import LeagueOutcome, run_league
-from arena.league.store import ResultsDir, read_games
 from arena.record import GameRecord
 from arena.tools.replay import replay_record
 from tests.conftest import ROOT, processes_with, wait_until

@@ -20,8 +20,9 @@ from arena.errors import BotCrash, RecordError
 from arena.game.referee import play_game
 from arena.game.seats import FunctionSeat
 from arena.game.spec import GameSpec
+from arena.league.layout import GAMES
+from arena.league.reading import read_games, scan_games
 from arena.league.runner import run_league
-from arena.league.store import GAMES, read_games, scan_games
 from arena.record import FORMAT, NOT_ASKED, GameRecord, _Reader, _well_formed
 from arena.sdk import GameInfo
 from tests.conftest import ROOT, processes_with

@@ -24,8 +24,8 @@ from arena.errors import ConfigError
 from arena.game import sandbox, seccomp
 from arena.game.botproc import StderrLog
 from arena.game.hosting import hosting
+from arena.league.reading import read_games
 from arena.league.runner import run_league
-from arena.league.store import read_games
 from tests.conftest import ROOT, needs_bwrap, processes_left
 
 pytestmark = pytest.mark.usefixtures("toy_engine", "in_repo")

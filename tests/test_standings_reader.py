@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from arena.league import store
-from arena.league.store import GAMES, iter_game_rows, iter_games, read_games
+from arena.league import reading
+from arena.league.layout import GAMES
+from arena.league.reading import iter_game_rows, iter_games, read_games
 from arena.record import FORMAT, GameRecord, _well_formed, well_formed_rows
 from arena.stats.ratings import compute_standings, standings_of_rows
 from tests.conftest import ROOT
@@ -121,15 +122,15 @@ def test_fast_and_full_readers_agree_on_odd_lines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lines = odd_folder(tmp_path)
-    monkeypatch.setattr(store, "_CHUNK_BYTES", 3000)  # a few lines a chunk: clean and not
+    monkeypatch.setattr(reading, "_CHUNK_BYTES", 3000)  # a few lines a chunk: clean and not
     read_one_by_one: list[int] = []
-    record_of = store._record
+    record_of = reading.record_of
 
     def counted(line: bytes) -> GameRecord | Any:
         read_one_by_one.append(1)
         return record_of(line)
 
-    monkeypatch.setattr(store, "_record", counted)
+    monkeypatch.setattr(reading, "record_of", counted)
     fast_said: list[str] = []
     batches = list(iter_game_rows(tmp_path, fast_said.append))
     assert 0 < len(read_one_by_one) < lines / 2  # most chunks were taken as parsed

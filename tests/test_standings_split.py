@@ -14,8 +14,9 @@ from click.testing import CliRunner
 
 from arena import forked
 from arena.cli import main
-from arena.league import store
-from arena.league.store import GAMES, iter_game_batches, iter_game_rows
+from arena.league import reading
+from arena.league.layout import GAMES
+from arena.league.reading import iter_game_batches, iter_game_rows
 from arena.record import GameRow
 from tests.conftest import allow_copies
 from tests.ratings_sim import simulate_league, with_faults
@@ -27,8 +28,8 @@ pytestmark = pytest.mark.skipif(not forked._CAN_FORK, reason="the copy is forked
 @pytest.fixture
 def split(monkeypatch: pytest.MonkeyPatch, forked_pids: list[int]) -> list[int]:
     """Every file split, small chunks; the list collects the forked pids."""
-    monkeypatch.setattr(store, "SPLIT_MIN_BYTES", 1)
-    monkeypatch.setattr(store, "_CHUNK_BYTES", 3000)
+    monkeypatch.setattr(reading, "SPLIT_MIN_BYTES", 1)
+    monkeypatch.setattr(reading, "_CHUNK_BYTES", 3000)
     allow_copies(monkeypatch)
     return forked_pids
 
@@ -126,9 +127,9 @@ def test_small_files_and_one_core_fork_nothing(
 
     monkeypatch.setattr(os, "fork", no_fork)
     monkeypatch.setattr(forked, "cores", lambda: 2)
-    assert (tmp_path / GAMES).stat().st_size < store.SPLIT_MIN_BYTES
+    assert (tmp_path / GAMES).stat().st_size < reading.SPLIT_MIN_BYTES
     assert _read(tmp_path)[:2] == (*_one_reader(tmp_path),)
-    monkeypatch.setattr(store, "SPLIT_MIN_BYTES", 1)
+    monkeypatch.setattr(reading, "SPLIT_MIN_BYTES", 1)
     monkeypatch.setattr(forked, "cores", lambda: 1)
     assert _read(tmp_path)[:2] == (*_one_reader(tmp_path),)
 
@@ -143,7 +144,7 @@ def test_standings_are_the_same_read_in_two_halves(
         (tmp_path / GAMES).write_bytes(b"".join([*lines, b"not json\n", *lines[-40:]]))
     command = ["standings", str(tmp_path), "--format", "json", *args]
     one = CliRunner().invoke(main, command)
-    monkeypatch.setattr(store, "SPLIT_MIN_BYTES", 1)
+    monkeypatch.setattr(reading, "SPLIT_MIN_BYTES", 1)
     allow_copies(monkeypatch)
     two = CliRunner().invoke(main, command)
     assert one.exit_code == two.exit_code == 0

@@ -18,7 +18,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
-from arena.league.store import TRANSCRIPTS, has_complete_transcripts, read_games
+from arena.league.layout import TRANSCRIPTS
+from arena.league.reading import read_games
+from arena.league.transcripts import has_complete_transcripts
 from tests.conftest import ROOT, processes_with, wait_until
 
 BOT = "python -m bots.random"

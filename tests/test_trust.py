@@ -31,9 +31,10 @@ from click.testing import CliRunner, Result
 
 from arena.cli import DISQUALIFIED_EXIT, main
 from arena.errors import ResultsError
+from arena.league.atomic import os_reason
+from arena.league.results import write_standings_file
 from arena.league.runner import BlockFeed
 from arena.league.schedule import game_count
-from arena.league.store import os_reason, write_standings_file
 from tests.conftest import ROOT, processes_with, wait_until
 
 BOT = "python -m bots.random"
@@ -445,7 +446,7 @@ def test_a_report_that_does_not_fit_leaves_the_old_one_whole(
 def test_a_ctrl_c_in_the_middle_of_a_write_leaves_the_old_file_and_no_partial(
     tmp_path: Path,
 ) -> None:
-    from arena.league.store import write_whole
+    from arena.league.atomic import write_whole
 
     page = tmp_path / "report.html"
     page.write_text("the old report")

@@ -1,7 +1,7 @@
 """What changed between the league whose games a results folder stores and the league run
 now, that makes the stored games incomparable with new ones: its rules (engine, options,
 seed, mode, clock, caps, policy), a bot's command, own caps or files. The results folder
-(:mod:`arena.league.store`) refuses a run on any of them.
+(:mod:`arena.league.results`) refuses a run on any of them.
 """
 
 from __future__ import annotations

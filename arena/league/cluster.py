@@ -26,6 +26,8 @@ from arena.config import LeagueConfig
 from arena.errors import ClusterError
 from arena.game.botproc import StderrLog
 from arena.game.spec import GameSpec
+from arena.league.layout import Warn
+from arena.league.results import ResultsDir
 from arena.league.runner import (
     BlockFeed,
     GameKey,
@@ -36,7 +38,6 @@ from arena.league.runner import (
     open_league,
     with_stored_seed,
 )
-from arena.league.store import ResultsDir, Warn
 from arena.record import GameRecord
 
 if TYPE_CHECKING:

@@ -15,15 +15,20 @@ import ast
 import hashlib
 import os
 import pkgutil
+import reprlib
 import shutil
 import sys
-from collections.abc import Sequence
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
 from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
 from typing import Any
 
 from arena.config import HUMAN, BotSpec, python_module
+from arena.errors import ResultsError
 from arena.game.environment import python_path
+from arena.league.layout import BOTS
+from arena.league.reading import cannot_read
 
 
 def fingerprint(bot: BotSpec) -> dict[str, Any]:
@@ -293,3 +298,45 @@ def _sha256(path: Path) -> str:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return "sha256:" + digest.hexdigest()
+
+
+def read_fingerprints(folder: Path) -> dict[str, dict[str, Any]]:
+    """``bots.toml``: bot -> fingerprint (empty when there is none yet)."""
+    path = folder / BOTS
+    try:
+        with path.open("rb") as handle:
+            recorded = tomllib.load(handle)
+    except FileNotFoundError:
+        return {}
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise _damaged_bots(folder, str(exc)) from None
+    except OSError as exc:
+        raise cannot_read(path, exc) from None
+    for name, entry in recorded.items():
+        if not isinstance(entry, dict):
+            raise _damaged_bots(folder, f"{name} = {reprlib.repr(entry)} is not a table")
+        wrong = next(_wrong_entry(name, entry), None)
+        if wrong is not None:
+            raise _damaged_bots(folder, wrong)
+    return recorded
+
+
+def _wrong_entry(name: str, entry: Mapping[str, Any]) -> Iterator[str]:
+    """What a bot's entry holds besides its fingerprint (read back to check it), if wrong:
+    ``cmd`` a string, ``limits`` a table of integers."""
+    cmd, limits = entry.get("cmd", ""), entry.get("limits", {})
+    if not isinstance(cmd, str):
+        yield f"{name}.cmd = {reprlib.repr(cmd)} is not a string"
+    if not isinstance(limits, dict) or not all(map(_is_int, limits.values())):
+        yield f"{name}.limits = {reprlib.repr(limits)} is not a table of integers"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _damaged_bots(folder: Path, why: str) -> ResultsError:
+    return ResultsError(
+        f"{folder / BOTS}: damaged: {why}; delete it (then the stored games' bots go "
+        "unchecked: a bot changed since keeps its games) or use --fresh"
+    )

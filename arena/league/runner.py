@@ -25,9 +25,11 @@ from arena.game.spec import GameSpec
 from arena.game.table import PersonSeats, Table
 from arena.league.fingerprint import fingerprint
 from arena.league.groupsync import GroupSync
+from arena.league.layout import LEAGUE, Warn
 from arena.league.pooled import league_table
+from arena.league.results import ResultsDir, read_league
 from arena.league.schedule import Shape, game_count, iter_blocks, known_tables, misplaced
-from arena.league.store import LEAGUE, ResultsDir, Warn, has_complete_transcripts, read_league
+from arena.league.transcripts import has_complete_transcripts
 from arena.record import GameRecord
 from arena.stats.sprt import Sprt, out_of_budget
 
@@ -238,7 +240,7 @@ class _LeagueRun:
         once written is stored: a stop (Ctrl-C) waits for its fsync (at most that long, and
         the fsync itself) and counts it, so what a stopped run counts is what the file holds.
         With ``transcripts``, the game's transcript is written and fsync'd before its line
-        (:meth:`~arena.league.store.ResultsDir.write_transcripts`; the slot waits for it).
+        (:meth:`~arena.league.results.ResultsDir.write_transcripts`; the slot waits for it).
         """
         try:
             await self.prepared.wait()  # no game shares the interpreter with ``prepare``

@@ -14,7 +14,7 @@ from arena.errors import BotFault, RecordError, ResultsError, UserError
 from arena.game.botproc import BotProcess, StderrLog
 from arena.game.hosting import hosting
 from arena.game.referee import forfeit_ranks
-from arena.league.store import complete_transcript, transcript_entry
+from arena.league.transcripts import complete_transcript, transcript_entry
 from arena.record import NOT_ASKED, GameRecord, SeatRecord, not_replayable
 from arena.show.spectator import Spectator
 from arena.words import counted
@@ -86,7 +86,7 @@ def read_transcript(path: Path, seat: SeatRecord) -> list[tuple[str, str]]:
     """The (direction, line) pairs of a stored seat transcript of the game whose record of
     that seat is ``seat``; a missing one is a :class:`UserError`, a damaged one (a line
     edited, or cut short by a kill) a :class:`ResultsError` naming its first bad line, and
-    one that ends before the game does (:func:`~arena.league.store.complete_transcript`) a
+    one that ends before the game does (:func:`~arena.league.transcripts.complete_transcript`) a
     :class:`ResultsError` saying so."""
     try:
         text = path.read_text(encoding="utf-8")

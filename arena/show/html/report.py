@@ -21,7 +21,7 @@ from typing import Any
 import engines
 from arena.config import spelled_pairs
 from arena.errors import ResultsError, UserError
-from arena.league.store import LEAGUE, Warn
+from arena.league.layout import LEAGUE, Warn
 from arena.record import NOT_ASKED, GameRecord
 from arena.show.caveats import caveats
 from arena.show.html import charts
