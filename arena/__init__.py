@@ -31,7 +31,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "ConfigError": ("arena.errors", "ConfigError"),
     "GameRecord": ("arena.record", "GameRecord"),
     "LeagueConfig": ("arena.config", "LeagueConfig"),
-    "LeagueOutcome": ("arena.league.runner", "LeagueOutcome"),
+    "LeagueOutcome": ("arena.league.driver", "LeagueOutcome"),
     "RecordError": ("arena.errors", "RecordError"),
     "ResultsError": ("arena.errors", "ResultsError"),
     "SeatRecord": ("arena.record", "SeatRecord"),
@@ -70,8 +70,9 @@ if TYPE_CHECKING:
     from arena.config import load as load_league
     from arena.errors import ArenaError, ConfigError, RecordError, ResultsError, UserError
     from arena.game.local import play_local
+    from arena.league.driver import LeagueOutcome
     from arena.league.reading import read_games
-    from arena.league.runner import LeagueOutcome, run_league
+    from arena.league.runner import run_league
     from arena.record import GameRecord, SeatRecord
     from arena.stats.ratings import Standings, compute_standings
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from arena.config import BotSpec, LeagueConfig
     from arena.game.referee import Step
-    from arena.league.runner import LeagueOutcome
+    from arena.league.driver import LeagueOutcome
     from arena.record import GameRecord, GameRow
     from arena.show.html.viewer_worker import ViewerWorker
     from arena.stats.ratings import Standings
@@ -278,7 +278,8 @@ def run(
 
     import trio
 
-    from arena.league.runner import run_league, with_stored_seed
+    from arena.league.driver import with_stored_seed
+    from arena.league.runner import run_league
     from arena.league.schedule import game_count
     from arena.show.progress import Progress
 
@@ -402,8 +403,8 @@ def _stopped_line(outcome: LeagueOutcome, folder: Path, resume: str) -> str:
 def _stored_so_far(league: LeagueConfig, folder: Path) -> LeagueOutcome:
     """A run stopped outside its games (starting, or writing the standings and report): what
     the folder holds of the league, counted as a stop during the games counts it."""
+    from arena.league.driver import LeagueOutcome, league_games_stored
     from arena.league.reading import iter_games
-    from arena.league.runner import LeagueOutcome, league_games_stored
     from arena.league.schedule import game_count
 
     stored = league_games_stored(league, iter_games(folder))

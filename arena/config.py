@@ -140,7 +140,7 @@ class LeagueConfig:
     sandbox: str = "auto"
     source: str = field(default="", compare=False)
     # the file gives no seed: ``seed`` was drawn at random (a resumed league takes the one
-    # its folder keeps instead: arena.league.runner.with_stored_seed)
+    # its folder keeps instead: arena.league.driver.with_stored_seed)
     seed_drawn: bool = field(default=False, compare=False)
     # what the file says that has no effect, one line each (``arena run`` prints them)
     warnings: tuple[str, ...] = field(default=(), compare=False)

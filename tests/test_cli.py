@@ -287,7 +287,7 @@ def test_a_bot_of_the_league_without_games_is_named_in_a_note(
 
 def test_a_stopped_huge_league_counts_as_its_first_line() -> None:
     from arena.cli import _noting_outside, _stopped_line
-    from arena.league.runner import LeagueOutcome
+    from arena.league.driver import LeagueOutcome
     from arena.stats.ratings import compute_standings
 
     outcome = LeagueOutcome(scheduled=9_000_000_000, played=1_000, skipped=41)

@@ -23,9 +23,10 @@ import trio
 import engines
 from arena import config
 from arena.game.botproc import StderrLog
+from arena.league.driver import LeagueOutcome
 from arena.league.reading import read_games
 from arena.league.results import ResultsDir
-from arena.league.runner import LeagueOutcome, run_league
+from arena.league.runner import run_league
 from arena.protocol import MAX_NOTE_CHARS
 from arena.record import NOTES_BUDGET, GameRecord
 from arena.tools.replay import replay_record

@@ -22,9 +22,10 @@ import trio
 
 from arena import config
 from arena.errors import ResultsError
+from arena.league.driver import LeagueOutcome
 from arena.league.reading import read_games
 from arena.league.results import ResultsDir
-from arena.league.runner import LeagueOutcome, run_league
+from arena.league.runner import run_league
 from arena.record import GameRecord
 from arena.tools.replay import replay_record
 from tests.conftest import ROOT, processes_with, wait_until

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from arena.config import parse
-from arena.league.runner import SprtFeed
+from arena.league.feeds import SprtFeed
 from arena.record import GameRecord
 from arena.stats.sprt import Sprt, expected_score, out_of_budget
 from tests.ratings_sim import game, simulate_league

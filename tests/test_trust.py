@@ -32,8 +32,8 @@ from click.testing import CliRunner, Result
 from arena.cli import DISQUALIFIED_EXIT, main
 from arena.errors import ResultsError
 from arena.league.atomic import os_reason
+from arena.league.feeds import BlockFeed
 from arena.league.results import write_standings_file
-from arena.league.runner import BlockFeed
 from arena.league.schedule import game_count
 from tests.conftest import ROOT, processes_with, wait_until
 

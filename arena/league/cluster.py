@@ -15,28 +15,23 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import signal
+import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from arena.config import LeagueConfig
 from arena.errors import ClusterError
 from arena.game.botproc import StderrLog
-from arena.game.spec import GameSpec
+from arena.league.driver import WAIT_S, FeedMaker, LeagueDriver, LeagueOutcome, ProgressHook
 from arena.league.layout import Warn
-from arena.league.results import ResultsDir
-from arena.league.runner import (
-    BlockFeed,
-    GameKey,
-    LeagueOutcome,
-    ProgressHook,
-    SprtFeed,
-    league_games_stored,
-    open_league,
-    with_stored_seed,
+from arena.league.stopping import (
+    Stopped,
+    ctrl_c_kept_from_children,
+    stops_deferred,
+    stops_ignored,
+    stops_raised,
 )
 from arena.record import GameRecord
 
@@ -71,6 +66,8 @@ def run_cluster_league(
     say: Warn | None = None,
     transcripts: bool = False,
     replay: frozenset[str] = frozenset(),
+    feed: FeedMaker | None = None,
+    on_stored: Callable[[GameRecord], None] | None = None,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder`` on a Dask cluster.
 
@@ -80,20 +77,27 @@ def run_cluster_league(
     thread (it handles SIGINT and SIGTERM).
     """
     require_dask()
-    config = with_stored_seed(config, folder, fresh=fresh)
-    store, stored, feed = open_league(
-        config, folder, fresh=fresh, say=say, replay=replay, transcripts=transcripts
+    driver = LeagueDriver(
+        config,
+        folder,
+        fresh=fresh,
+        say=say,
+        replay=replay,
+        transcripts=transcripts,
+        progress=progress,
+        feed=feed,
+        on_stored=on_stored,
     )
+    run = _DaskPlayer(driver)
     try:
-        run = _ClusterRun(config.hiding(folder), store, feed, stored, progress, say)
-        with _stop_on_sigterm():
+        with stops_raised():
             try:
                 with connect(workers, scheduler) as client:
-                    run.play(client, jobs, transcripts)
-            except (KeyboardInterrupt, _Stopped):  # while connecting or shutting down
+                    run.play(client, jobs)
+            except (KeyboardInterrupt, Stopped):  # while connecting or shutting down
                 run.outcome.interrupted = True
     finally:
-        store.close()
+        driver.close()
     return run.outcome
 
 
@@ -104,7 +108,8 @@ def connect(workers: int | None, scheduler: str | None) -> Iterator[Client]:
 
     if workers is not None:
         with contextlib.ExitStack() as started:
-            with _ctrl_c_held():  # a Ctrl-C meanwhile stops us once the cluster is entered
+            # a Ctrl-C meanwhile stops us once the cluster is entered
+            with ctrl_c_kept_from_children():
                 cluster = started.enter_context(
                     LocalCluster(
                         n_workers=workers,
@@ -132,33 +137,6 @@ def connect(workers: int | None, scheduler: str | None) -> Iterator[Client]:
                 f"(none joined within {CONNECT_TIMEOUT_S} s)"
             ) from None
         yield client
-
-
-@contextlib.contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Start worker processes that ignore Ctrl-C, without losing the client's Ctrl-C.
-
-    SIGINT is blocked in this thread, so the threads started meanwhile (Dask's event loop)
-    and the worker processes they spawn inherit it blocked: a Ctrl-C in the terminal reaches
-    only the client, which then closes the pools itself (bye, then the group kill). A Ctrl-C
-    that comes meanwhile (pending, or caught by another thread: the handler runs in this one)
-    is raised when the block is left.
-    """
-    from multiprocessing import resource_tracker
-
-    # Started by the thread that first spawns a process, the tracker unblocks SIGINT in that
-    # thread afterwards (Dask's event loop: the workers it spawns then would not block it).
-    resource_tracker.ensure_running()
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, _: caught.append(signum))
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending Ctrl-C is caught here
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        signal.raise_signal(signal.SIGINT)
 
 
 def _bounded_client(scheduler: str) -> Client:
@@ -208,58 +186,32 @@ def _connect_failure(exc: Exception) -> str:
     return f"it does not speak Dask's protocol ({type(exc).__name__})"
 
 
-class _Stopped(Exception):
-    """SIGTERM, turned into an exception of the main thread like Ctrl-C's KeyboardInterrupt."""
+class _DaskPlayer:
+    """Plays a driver's blocks as Dask tasks: the client's side of one league run."""
 
-
-@contextlib.contextmanager
-def _stop_on_sigterm() -> Iterator[None]:
-    def stop(signum: int, frame: FrameType | None) -> None:
-        raise _Stopped
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-class _ClusterRun:
-    """The client's side of one league run."""
-
-    def __init__(
-        self,
-        config: LeagueConfig,
-        store: ResultsDir,
-        feed: BlockFeed,
-        stored: dict[GameKey, GameRecord],
-        progress: ProgressHook | None,
-        say: Warn | None,
-    ) -> None:
-        self.config = config
-        self.store = store
-        self.feed = feed
-        self.stored = stored
-        self.progress = progress
-        self.say = say
-        skipped = league_games_stored(config, stored.values())
-        self.outcome = LeagueOutcome(scheduled=feed.total, played=0, skipped=skipped)
+    def __init__(self, driver: LeagueDriver) -> None:
+        self.driver = driver
+        self.config = driver.config
+        self.store = driver.store
+        self.outcome = driver.outcome
+        self.say = driver.say
+        self.transcripts = driver.transcripts
         self.logs = {
-            bot.name: StderrLog(store.log_path(bot.name), bot.limits.stderr_bytes)
-            for bot in config.bots
+            bot.name: StderrLog(self.store.log_path(bot.name), bot.limits.stderr_bytes)
+            for bot in self.config.bots
         }
-        self.partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
-        self.blocks = iter(feed)
+        self.blocks = driver.blocks()
         self.plugin = f"arena-referee-{uuid.uuid4().hex[:12]}"
 
-    def play(self, client: Client, jobs: int, transcripts: bool) -> None:
+    def play(self, client: Client, jobs: int) -> None:
         from distributed import KilledWorker, as_completed
 
         from arena.league.worker import RefereePlugin
 
         in_flight: set[Future] = set()
         try:
-            client.register_plugin(RefereePlugin(self.config, jobs, transcripts), name=self.plugin)
+            plugin = RefereePlugin(self.config, jobs, self.transcripts)
+            client.register_plugin(plugin, name=self.plugin)
             self._check_preflight(client)
             workers = len(client.scheduler_info()["workers"])
             finished = as_completed(with_results=True)
@@ -268,10 +220,10 @@ class _ClusterRun:
                     break
             for future, played in finished:
                 in_flight.discard(future)
-                with _signals_deferred():  # a stop counts every game it leaves in the file
+                with stops_deferred():  # a stop counts every game it leaves in the file
                     self._store_block(played)
                 self._submit_next(client, finished, in_flight)
-        except (KeyboardInterrupt, _Stopped):
+        except (KeyboardInterrupt, Stopped):
             self.outcome.interrupted = True
         except ImportError as exc:  # raised where the scheduler or a worker unpickles
             raise ClusterError(
@@ -284,13 +236,11 @@ class _ClusterRun:
                 f"a block was lost with every worker that tried it ({exc}); see the workers' logs"
             ) from None
         finally:
-            with _signals_held():
+            with stops_ignored():
                 if in_flight:
                     client.cancel(list(in_flight))
                 self._remove_plugin(client)
-        self.outcome.stopped_early = self.feed.stop_reason
-        if isinstance(self.feed, SprtFeed):
-            self.outcome.sprt = self.feed.test
+        self.driver.finish({})  # (each block brings the bots disqualified on its worker)
 
     def _remove_plugin(self, client: Client) -> None:
         """Remove the plugin, which closes every pool on every worker (the pre-flight too, if
@@ -327,23 +277,22 @@ class _ClusterRun:
                 raise ClusterError(cannot_start(worker, bot, reason))
 
     def _submit_next(self, client: Client, finished: Any, in_flight: set[Future]) -> bool:
-        """Submit the next block with a game still to play; False when there is none."""
+        """Submit the next block with a game still to play; False when there is none (yet:
+        a feed with none ready is asked again once a block in flight is done, or after
+        :data:`~arena.league.driver.WAIT_S` when none is)."""
         from arena.league.worker import play_block
 
         for block in self.blocks:
-            missing: list[GameSpec] = []
-            for spec in block:
-                stored = self.stored.get((spec.seating, spec.block, spec.seed))
-                if stored is not None:
-                    self._collect(spec.table, spec.block, spec.players, stored)
-                else:
-                    missing.append(spec)
-            if missing:
-                key = f"{self.plugin}-{missing[0].id}"
-                future = client.submit(play_block, self.plugin, missing, key=key, pure=False)
-                in_flight.add(future)
-                finished.add(future)
-                return True
+            if not block:  # the feed has none ready yet
+                if in_flight:
+                    return False
+                time.sleep(WAIT_S)
+                continue
+            key = f"{self.plugin}-{block[0].id}"
+            future = client.submit(play_block, self.plugin, block, key=key, pure=False)
+            in_flight.add(future)
+            finished.add(future)
+            return True
         return False
 
     def _store_block(self, played: PlayedBlock) -> None:
@@ -358,42 +307,5 @@ class _ClusterRun:
             self.logs[bot].write(data)
         self.outcome.disqualified.update(played.disqualified)
         for record in played.records:
-            self.outcome.played += 1
-            if self.progress is not None:
-                self.progress(self.outcome.played + self.outcome.skipped, self.outcome.scheduled)
-            self._collect(record.table, record.block, record.players, record)
-
-    def _collect(self, table: int, block: int, players: int, record: GameRecord) -> None:
-        """Hand each complete block to the feed (the SPRT takes them in schedule order)."""
-        games = self.partial_blocks.setdefault((table, block), {})
-        games[record.id] = record
-        if len(games) == players:
-            del self.partial_blocks[(table, block)]
-            self.feed.block_done(sorted(games.values(), key=lambda r: r.id))
-
-
-@contextlib.contextmanager
-def _signals_deferred() -> Iterator[None]:
-    """A Ctrl-C or SIGTERM that comes while a block is stored takes effect once its games are
-    appended, fsync'd and counted (not when storing it failed: that failure is reported)."""
-    caught: list[int] = []
-    stops = (signal.SIGINT, signal.SIGTERM)
-    previous = {sig: signal.signal(sig, lambda signum, _: caught.append(signum)) for sig in stops}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    if caught:
-        signal.raise_signal(caught[0])
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """A second Ctrl-C or a SIGTERM must not cut the clean-up short (bots would be left)."""
-    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            self.driver.count(record)
+            self.driver.collect(record)
