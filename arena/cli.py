@@ -572,16 +572,16 @@ def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: A
 
     batches = iter_game_batches(folder, _say, scheduled)
     table = standings_of_rows(tallied(batches), **kwargs)
-    table = _noting_outside(table, outside, league)
+    table = _noting_outside(table, outside, [bot.name for bot in league.bots])
     if write:
         write_standings_file(folder, table.to_dict())
     click.echo(report.render(table, fmt))
     return table
 
 
-def _noting_outside(table: Standings, outside: int, league: Mapping[str, Any]) -> Standings:
+def _noting_outside(table: Standings, outside: int, bots: Iterable[str]) -> Standings:
     """``table`` with a note on the ``outside`` stored games it does not rate, if any, and
-    one on the bots of ``league`` that have no game in it (not yet played, or not stored)."""
+    one on the league's ``bots`` that have no game in it (not yet played, or not stored)."""
     from arena.league.layout import LEAGUE
 
     notes = list(table.notes)
@@ -592,8 +592,8 @@ def _noting_outside(table: Standings, outside: int, league: Mapping[str, Any]) -
             f"(removed bots, sizes or rounds; another engine, version or options) and {verb} "
             "not rated."
         )
-    rated = {row.bot for row in table.rows}  # read_league checked that every bot has a name
-    never = [bot["name"] for bot in league.get("bots", []) if bot["name"] not in rated]
+    rated = {row.bot for row in table.rows}
+    never = [bot for bot in bots if bot not in rated]
     if never:
         notes.append(f"Never played: {', '.join(never)} (in {LEAGUE}, without a stored game).")
     return dataclasses.replace(table, notes=tuple(notes))
@@ -940,8 +940,8 @@ def _write_report(
 
     league = read_league(folder)
     with contextlib.ExitStack() as stack:
-        if worker is None and games > 0 and isinstance(league.get("engine"), str):
-            worker = ViewerWorker.start(league["engine"])
+        if worker is None and games > 0:
+            worker = ViewerWorker.start(league.engine)
             if worker is not None:
                 stack.enter_context(contextlib.closing(worker))
         stored = read_games(folder, warn=_say)
@@ -949,7 +949,8 @@ def _write_report(
         records = stored if shape is None else [r for r in stored if shape.plays(r)]
         if standings is None:
             rated = compute_standings(records)
-            standings = _noting_outside(rated, len(stored) - len(records), league)
+            outside = len(stored) - len(records)
+            standings = _noting_outside(rated, outside, [bot.name for bot in league.bots])
         fingerprints = read_fingerprints(folder)
         page = build_report(
             folder,
@@ -1019,7 +1020,7 @@ def view(folder: str, game_id: str, output: str | None) -> None:
     league = read_league(Path(folder))
     path = _page_path(output) if output else Path(folder) / VIEW.format(game=game_id)
     record = _stored_game(Path(folder), game_id)
-    _write_page(path, viewer_page(record, league))
+    _write_page(path, viewer_page(record, league.name))
     if path is not STANDARD_OUTPUT:
         click.echo(str(path))
 

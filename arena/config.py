@@ -1,5 +1,9 @@
 """League files (TOML) -> validated, frozen dataclasses.
 
+The one format of a league: a user's league file (:func:`load`) and the ``league.toml`` a
+run stores in its results folder (:meth:`LeagueConfig.to_toml`, read back by
+:func:`read_back`) are read by the same code.
+
 Every error is a :class:`~arena.errors.ConfigError` whose message names the file, the key and
 what would be valid. ``docs/leagues.md`` documents the schema.
 """
@@ -144,6 +148,13 @@ class LeagueConfig:
     seed_drawn: bool = field(default=False, compare=False)
     # what the file says that has no effect, one line each (``arena run`` prints them)
     warnings: tuple[str, ...] = field(default=(), compare=False)
+    # False: a stored ``league.toml`` that leaves out part of its schedule (its bots, table
+    # sizes, mode, rounds or seed), as only other tools write one (:func:`read_back`): its
+    # games are not checked against a schedule
+    scheduled: bool = field(default=True, compare=False)
+    # False: a stored ``league.toml`` that does not name its engine version or options: the
+    # rules of its games are not checked against them
+    rules_known: bool = field(default=True, compare=False)
 
     @property
     def people(self) -> tuple[str, ...]:
@@ -171,7 +182,7 @@ class LeagueConfig:
             "options": dict(self.options),
             "limits": {f.name: getattr(self.limits, f.name) for f in fields(Limits)},
             "policy": {f.name: getattr(self.policy, f.name) for f in fields(Policy)},
-            "bots": [_bot_toml(b) for b in self.bots],
+            "bots": [bot_entry(b) for b in self.bots],
             "sandbox": self.sandbox,
         }
         if self.candidate is not None:
@@ -183,7 +194,9 @@ class LeagueConfig:
         return data
 
 
-def _bot_toml(bot: BotSpec) -> dict[str, Any]:
+def bot_entry(bot: BotSpec) -> dict[str, Any]:
+    """A bot as ``league.toml`` and ``bots.toml`` keep it: its command, and its own limits if
+    it has any."""
     entry: dict[str, Any] = {"name": bot.name, "cmd": shlex.join(bot.cmd)}
     if bot.overrides:
         entry["limits"] = dict(bot.overrides)
@@ -307,14 +320,35 @@ def load(path: str | os.PathLike[str]) -> LeagueConfig:
     return parse(data, source=source, default_name=default_name, base=base)
 
 
+SCHEDULE_KEYS = ("bots", "players", "mode", "rounds", "seed")
+
+
+def read_back(data: Mapping[str, Any], *, source: str, default_name: str) -> LeagueConfig:
+    """A stored ``league.toml`` (:meth:`LeagueConfig.to_toml` wrote it) read back.
+
+    It is read by :func:`parse`, as a league file is, with every check of what the file
+    holds, but as the league was played, not as it would be played here now: the engine
+    version and resolved options are the stored ones (the engine need not be installed), a
+    bot's command is taken as written (its files need not be there any more), and a file
+    that leaves out part of its schedule (:data:`SCHEDULE_KEYS`; written by another tool) is
+    read with ``scheduled = False``, one that does not name its engine version or options
+    with ``rules_known = False``. A field of the wrong type is a :class:`ConfigError`.
+    """
+    return parse(data, source=source, default_name=default_name, stored=True)
+
+
 def parse(
     data: Mapping[str, Any],
     *,
     source: str = "<config>",
     default_name: str = "league",
     base: Path | None = None,
+    stored: bool = False,
 ) -> LeagueConfig:
-    """Validate an already-parsed league table; bot paths are relative to ``base``."""
+    """Validate an already-parsed league table; bot paths are relative to ``base``.
+
+    ``stored``: see :func:`read_back`.
+    """
     top = _Reader(source, data)
     top.check_keys(_TOP_KEYS)
     name = top.get("name", str, default_name)
@@ -324,12 +358,13 @@ def parse(
         raise top.fail("name", f"is {len(name)} characters long; at most {MAX_NAME}")
 
     engine_name = top.get("engine", str)
-    try:
-        engine = load_engine(engine_name)
-    except ConfigError as exc:
-        raise top.fail("engine", str(exc)) from None
+    engine = None if stored else _engine(top, engine_name)
+    scheduled = not stored or all(key in data for key in SCHEDULE_KEYS)
 
-    players = _players(top, default_players(engine))
+    if engine is not None:
+        players = _players(top, default_players(engine))
+    else:
+        players = _players(top, 2) if "players" in data else ()
     mode = top.get("mode", str, "round-robin")
     if mode not in MODES:
         raise top.fail("mode", f"unknown mode {mode!r}; valid modes: {', '.join(MODES)}")
@@ -338,8 +373,9 @@ def parse(
     if seed is not None and not 0 <= seed < 2**63:
         raise top.fail("seed", f"must be between 0 and 2**63-1, got {seed}")
 
+    options = top.get("options", dict, {})
     try:
-        options = check_game(engine, players, top.get("options", dict, {}))
+        options = options if engine is None else check_game(engine, players, options)
     except ConfigError as exc:
         raise ConfigError(f"{source}: {exc}") from None
 
@@ -348,13 +384,16 @@ def parse(
     sandbox = top.get("sandbox", str, "auto")
     if sandbox not in SANDBOXES:
         raise top.fail("sandbox", f"must be one of {', '.join(SANDBOXES)}, got {spelled(sandbox)}")
-    if sandbox == "bwrap" and shutil.which("bwrap") is None:
+    if sandbox == "bwrap" and not stored and shutil.which("bwrap") is None:
         raise top.fail(
             "sandbox",
             "'bwrap' needs bubblewrap, which is not installed (apt-get install "
             'bubblewrap), or set sandbox = "none"',
         )
-    bots = _bots(top, limits, sandbox, base if base is not None else Path.cwd())
+    if stored and "bots" not in data:
+        bots: tuple[BotSpec, ...] = ()
+    else:
+        bots = _bots(top, limits, sandbox, None if stored else base or Path.cwd())
     names = [b.name for b in bots]
 
     candidate = top.get("candidate", str, None)
@@ -377,7 +416,7 @@ def parse(
     elif "sprt" in data:
         raise top.fail("sprt", 'only allowed with mode = "sprt"')
 
-    needed = max(players)
+    needed = max(players, default=0) if scheduled else 0
     if mode == "round-robin" and len(bots) < needed:
         raise top.fail(
             "bots",
@@ -388,12 +427,12 @@ def parse(
     return LeagueConfig(
         name=name,
         engine=engine_name,
-        engine_version=engine.version,
+        engine_version=top.get("engine_version", str, "") if engine is None else engine.version,
         players=players,
         mode=mode,
         rounds=rounds,
-        seed=secrets.randbits(63) if seed is None else seed,
-        seed_drawn=seed is None,
+        seed=(0 if stored else secrets.randbits(63)) if seed is None else seed,
+        seed_drawn=seed is None and not stored,
         options=options,
         limits=limits,
         policy=policy,
@@ -403,7 +442,16 @@ def parse(
         sandbox=sandbox,
         source=source,
         warnings=tuple(warnings),
+        scheduled=scheduled,
+        rules_known=not stored or all(key in data for key in ("engine_version", "options")),
     )
+
+
+def _engine(top: _Reader, name: str) -> Engine:
+    try:
+        return load_engine(name)
+    except ConfigError as exc:
+        raise top.fail("engine", str(exc)) from None
 
 
 _SPRT_ROUNDS = (
@@ -489,7 +537,8 @@ def _policy(reader: _Reader) -> Policy:
     return Policy(**values)
 
 
-def _bots(top: _Reader, limits: Limits, sandbox: str, base: Path) -> tuple[BotSpec, ...]:
+def _bots(top: _Reader, limits: Limits, sandbox: str, base: Path | None) -> tuple[BotSpec, ...]:
+    """The ``[[bots]]``; ``base`` None: stored commands, taken as written (not checked)."""
     raw = top.get("bots", list)
     bots: list[BotSpec] = []
     seen: set[str] = set()
@@ -508,15 +557,31 @@ def _bots(top: _Reader, limits: Limits, sandbox: str, base: Path) -> tuple[BotSp
         seen.add(name)
         raw_cmd = reader.get("cmd", str)
         human = raw_cmd.strip() == HUMAN
-        cmd = (HUMAN,) if human else parse_command(raw_cmd, reader.fail, base)
+        if human:
+            cmd: tuple[str, ...] = (HUMAN,)
+        elif base is None:
+            cmd = _split_stored(raw_cmd, reader)
+        else:
+            cmd = parse_command(raw_cmd, reader.fail, base)
         own = reader.get("limits", dict, {})
         own_reader = _Reader(top.source, own, f"bots[{i}].limits.")
         own_limits = _limits(own_reader, limits, RESOURCE_KEYS)
         overrides = {key: getattr(own_limits, key) for key in own}
         bots.append(BotSpec(name, cmd, own_limits, overrides, sandbox))
-    if not bots:
+    if not bots and base is not None:
         raise top.fail("bots", "the field is empty; add [[bots]] entries")
     return tuple(bots)
+
+
+def _split_stored(cmd: str, reader: _Reader) -> tuple[str, ...]:
+    """A stored bot command, split as a shell would (it was checked when it was run)."""
+    try:
+        argv = tuple(shlex.split(cmd))
+    except ValueError as exc:
+        raise reader.fail("cmd", f"cannot split command {cmd!r}: {exc}") from None
+    if not argv:
+        raise reader.fail("cmd", "empty command")
+    return argv
 
 
 MAX_NAME = 64  # characters in a league or bot name (they become file and folder names)

@@ -551,7 +551,7 @@ def test_a_fault_shows_with_the_move_it_happened_on(page: Page, tmp_path: Path) 
     assert record.seats[0].think_us[2] == NOT_ASKED
     step = int(record.seats[0].notes[0].split(":")[0].removeprefix("step "))
     path = tmp_path / "fault.html"
-    path.write_text(viewer_page(record, {"name": "faults"}), encoding="utf-8")
+    path.write_text(viewer_page(record, "faults"), encoding="utf-8")
     page.open(path)
     page.page.locator("#viewer input[type=range]").fill(str(step + 1))  # just after it
     move = page.page.locator("#viewer .move")

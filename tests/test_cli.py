@@ -297,10 +297,10 @@ def test_a_stopped_huge_league_counts_as_its_first_line() -> None:
     )
     one = LeagueOutcome(scheduled=10, played=1, skipped=0)
     assert "stopped; 1 of 10 games is stored" in _stopped_line(one, Path("r"), "")
-    notes = _noting_outside(compute_standings([]), 1, {}).notes
+    notes = _noting_outside(compute_standings([]), 1, ()).notes
     assert notes[-1].startswith("1 stored game is not part of the league in league.toml")
     assert notes[-1].endswith("and is not rated.")
-    notes = _noting_outside(compute_standings([]), 1_200, {}).notes
+    notes = _noting_outside(compute_standings([]), 1_200, ()).notes
     assert notes[-1].startswith("1,200 stored games are not part")
 
 

@@ -237,3 +237,63 @@ def test_an_engine_option_error_spells_the_value_as_the_league_file_does(
     with pytest.raises(OptionError) as raised:
         engines.get(engine).check(2, options)
     assert message in str(raised.value)
+
+
+SPRT_AND_OWN_LIMITS = """
+name = "s"
+engine = "toy"
+players = 2
+seed = 5
+mode = "sprt"
+[limits]
+move_ms = 300
+[sprt]
+candidate = "a"
+opponent = "b"
+elo1 = 20
+[[bots]]
+name = "a"
+cmd = "python -m bots.random"
+limits = { memory_mb = 512 }
+[[bots]]
+name = "b"
+cmd = "python -m bots.random"
+"""
+
+
+@pytest.mark.parametrize("text", [GOOD, SPRT_AND_OWN_LIMITS], ids=["round-robin", "sprt"])
+def test_a_league_reads_back_what_it_wrote(tmp_path: Path, toy_engine: str, text: str) -> None:
+    """``league.toml`` of a results folder is read by the league file's own reader."""
+    league = load_text(tmp_path, text)
+    again = config.read_back(league.to_toml(), source="stored", default_name="x")
+    assert again == league and again.scheduled and not again.seed_drawn
+    assert again.to_toml() == league.to_toml()
+
+
+def test_a_stored_league_is_read_as_it_was_played(tmp_path: Path) -> None:
+    """An engine that is not installed, another engine version, a bot file gone: the stored
+    league is the one its games were played in, not what would be played here now."""
+    stored = {
+        "name": "old",
+        "engine": "not-installed-here",
+        "engine_version": "0.9",
+        "players": [2],
+        "mode": "round-robin",
+        "rounds": 1,
+        "seed": 3,
+        "options": {"pile": 5},
+        "bots": [
+            {"name": "a", "cmd": f"python {tmp_path}/gone.py --deep"},
+            {"name": "b", "cmd": "human"},
+        ],
+    }  # an older league.toml: no limits, policy or sandbox (read at their defaults)
+    league = config.read_back(stored, source="stored", default_name="x")
+    assert league.engine == "not-installed-here"
+    assert league.engine_version == "0.9" and league.options == {"pile": 5}
+    assert league.bots[0].cmd == ("python", f"{tmp_path}/gone.py", "--deep")
+    assert league.bots[1].is_human and league.limits == config.Limits()
+    assert league.to_toml()["bots"] == stored["bots"]
+    with pytest.raises(ConfigError, match="seed: expected an integer"):
+        config.read_back({**stored, "seed": "3"}, source="stored", default_name="x")
+    partial = config.read_back({"engine": "sim"}, source="stored", default_name="x")
+    assert partial.name == "x" and not partial.scheduled and not partial.rules_known

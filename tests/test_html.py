@@ -16,6 +16,7 @@ import stat
 import subprocess
 import tomllib
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from click.testing import CliRunner
 
 import engines
 from arena.cli import main
-from arena.config import Limits, Policy
+from arena.config import Limits, Policy, SprtSpec
 from arena.errors import BotTimeout
 from arena.game.referee import play_game
 from arena.game.seats import FunctionSeat
@@ -370,8 +371,7 @@ def test_report_of_an_engine_without_picture_or_data_table(toy_engine: str, tmp_
 
 
 def test_sprt_status_of_an_sprt_league() -> None:
-    spec: dict[str, Any] = {"elo0": 0, "elo1": 50, "alpha": 0.05, "beta": 0.05}
-    spec |= {"candidate": "new", "opponent": "old"}
+    spec = SprtSpec("new", "old", elo0=0, elo1=50, alpha=0.05, beta=0.05)
     records = [
         _record(["new", "old"] if rotation else ["old", "new"], [1, 2], b, n)
         for n, (b, rotation) in enumerate((b, r) for b in range(30) for r in (0, 1))
@@ -380,14 +380,14 @@ def test_sprt_status_of_an_sprt_league() -> None:
     assert "SPRT new vs old: 48 games" in html  # it decides at block 24, as the league stops
     # seat 0 always wins: 1-1 blocks
     assert "H0 accepted: the games favour +0 over +50 Elo for new against old" in html
-    assert "No decision yet." in _sprt(spec, records[:2])
+    assert "No decision yet: 1 of 1,000 blocks played." in _sprt(spec, records[:2])
     assert "No decision yet: 1 of 30 blocks played." in _sprt(
-        spec | {"max_blocks": 30}, records[:2]
+        replace(spec, max_blocks=30), records[:2]
     )
     wins = [_record(["new", "old"], [1, 2], b, b) for b in range(30)]
     assert "H1 accepted: the games favour +50 over +0 Elo for new against old" in _sprt(spec, wins)
     # the words of the terminal when the budget ends undecided, and what to do
-    used_up = _sprt(spec | {"max_blocks": 1}, records[:2])
+    used_up = _sprt(replace(spec, max_blocks=1), records[:2])
     assert "SPRT budget of 1 block used up without a decision; raise max_blocks" in used_up
 
 

@@ -13,7 +13,7 @@ import threading
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +22,13 @@ import trio
 
 from arena import config
 from arena.errors import ResultsError
+from arena.game.spec import GameSpec
 from arena.league.driver import LeagueOutcome
+from arena.league.feeds import BlockFeed
 from arena.league.reading import read_games
 from arena.league.results import ResultsDir
 from arena.league.runner import run_league
+from arena.league.schedule import iter_blocks
 from arena.record import GameRecord
 from arena.tools.replay import replay_record
 from tests.conftest import ROOT, processes_with, wait_until
@@ -466,7 +469,8 @@ def test_an_sprt_league_keeps_and_counts_the_games_played_past_its_decision(
     assert outcome.played == len(stored) > outcome.sprt.games
     shown = CliRunner().invoke(main, ["standings", str(tmp_path / "o"), "--format", "json"])
     assert json.loads(shown.stdout)["games"] == len(stored)
-    assert outcome.sprt.status_line() in _sprt(league.to_toml()["sprt"], stored)  # the report
+    assert league.sprt is not None
+    assert outcome.sprt.status_line() in _sprt(league.sprt, stored)  # the report
     resumed = trio.run(lambda: run_league(league, tmp_path / "o", jobs=1))
     assert resumed.played == 0 and resumed.skipped == len(stored)
     assert resumed.sprt is not None and resumed.sprt.games == outcome.sprt.games
@@ -489,14 +493,59 @@ def test_an_sprt_league_at_one_job_plays_no_game_past_its_decision(
 
 
 def test_a_folder_without_league_toml_counts_its_foreign_games_in_words() -> None:
+    from arena.config import LeagueConfig, Limits, Policy
     from arena.league.changes import unlike_games
     from arena.record import SeatRecord
 
     seats = (SeatRecord("a", 1.0, 1), SeatRecord("b", 0.0, 2))
     game = GameRecord("t0-b0-r0", "toy", "1", {}, 0, 0, 0, 12345, seats)
-    assert unlike_games([game], {"engine": "toy", "seed": 7}) == [
-        "1 of its 1 game was not dealt from seed 7"
-    ]
-    assert unlike_games([game] * 2, {"engine": "toy", "seed": 7}) == [
-        "2 of its 2 games were not dealt from seed 7"
-    ]
+    league = LeagueConfig("l", "toy", "1", (2,), "round-robin", 1, 7, {}, Limits(), Policy(), ())
+    assert unlike_games([game], league) == ["1 of its 1 game was not dealt from seed 7"]
+    assert unlike_games([game] * 2, league) == ["2 of its 2 games were not dealt from seed 7"]
+
+
+class NextAfterDone(BlockFeed):
+    """A caller's own feed: one block at a time, the next made only once the one before is
+    done ("none ready" meanwhile), as a ladder or a tuner chooses its next games."""
+
+    def __init__(self, config: config.LeagueConfig, known: Mapping[tuple[str, ...], int]) -> None:
+        self.schedule = iter_blocks(config, config.rounds, known)
+        self.done: list[list[str]] = []
+        self.waiting = False
+        super().__init__(self._made(), total=4)
+
+    def _made(self) -> Iterator[list[GameSpec]]:
+        for block in self.schedule:
+            if len(self.done) == 2:
+                return
+            self.waiting = True
+            yield block
+            while self.waiting:
+                yield []  # none ready until this block is done
+
+    def block_done(self, games: list[GameRecord]) -> None:
+        self.done.append([game.id for game in games])
+        self.waiting = False
+
+
+def test_a_caller_supplies_the_blocks_and_hears_of_each_stored_game(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker).replace("players = [2, 3]", "players = 2"))
+    feeds: list[NextAfterDone] = []
+
+    def feed(config: config.LeagueConfig, known: Mapping[tuple[str, ...], int]) -> BlockFeed:
+        feeds.append(NextAfterDone(config, known))
+        return feeds[0]
+
+    heard: list[str] = []
+    outcome = trio.run(
+        lambda: run_league(
+            league, tmp_path / "o", jobs=2, feed=feed, on_stored=lambda r: heard.append(r.id)
+        )
+    )
+    assert outcome.played == outcome.scheduled == 4 and not outcome.interrupted
+    assert feeds[0].done == [["t0-b0-r0", "t0-b0-r1"], ["t1-b0-r0", "t1-b0-r1"]]
+    assert sorted(heard) == sorted(record.id for record in read_games(tmp_path / "o"))
+    assert processes_with(marker) == []

@@ -747,11 +747,11 @@ def test_an_unreadable_results_file_is_one_line_naming_it(in_repo: Path, name: s
 @pytest.mark.parametrize(
     ("field", "value", "said"),
     [
-        ("bots", 3, "bots = 3 is not a list of tables"),
-        ("seed", "x", "seed = 'x' is not an integer"),
-        ("players", [2, "3"], "players = [2, '3'] is not a list of integers"),
-        ("bots", [{"name": "a"}], "bots[0].cmd is missing"),
-        ("limits", {"move_ms": "fast"}, "limits = {'move_ms': 'fast'} is not a table of integers"),
+        ("bots", 3, "bots: expected a list, got 3"),
+        ("seed", "x", 'seed: expected an integer, got "x"'),
+        ("players", [2, "3"], 'players: expected integers, got "3"'),
+        ("bots", [{"name": "a"}], "bots[0].cmd: missing required key"),
+        ("limits", {"move_ms": "fast"}, 'limits.move_ms: expected an integer, got "fast"'),
     ],
 )
 def test_a_league_file_with_a_field_of_the_wrong_type_is_damaged(

@@ -12,7 +12,7 @@ from dataclasses import asdict
 from functools import cache, partial
 from typing import Any
 
-from arena.config import RESOURCE_KEYS, BotSpec, Limits, Policy
+from arena.config import RESOURCE_KEYS, BotSpec, LeagueConfig, Limits, bot_entry
 from arena.game.spec import block_seed
 from arena.league.fingerprint import changes
 from arena.record import GameRecord
@@ -25,37 +25,35 @@ _IDENTITY_KEYS = ("engine", "engine_version", "options", "seed", "mode")
 # stderr_bytes only caps the log. (sandbox may change too: what a bot can reach, not its
 # games' rules; "auto" already differs from machine to machine.)
 _FREE_LIMITS = ("bye_ms", "stderr_bytes")
-_DEFAULT_LIMITS = asdict(Limits())
-_DEFAULT_POLICY = asdict(Policy())
 
 
 def incomparable(
-    stored: Mapping[str, Any],
-    new: Mapping[str, Any],
+    stored: LeagueConfig,
+    new: LeagueConfig,
     replay: frozenset[str] = frozenset(),
     recorded: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> list[str]:
-    """What changed between two resolved configs that makes their games incomparable: a
-    key of the league, its clock, caps or policy, or a bot's command or own caps (not of
-    the bots in ``replay``, whose games are played again). ``recorded`` (``bots.toml``)
-    has the command and caps of bots no longer in ``stored`` whose games are stored."""
+    """What changed between the league of a stored ``league.toml`` and the league run now
+    that makes their games incomparable: a key of the league, its clock, caps or policy, or
+    a bot's command or own caps (not of the bots in ``replay``, whose games are played
+    again). ``recorded`` (``bots.toml``) has the command and caps of bots no longer in
+    ``stored`` whose games are stored."""
+    then, now = _identity(stored), _identity(new)
     changes = [
-        f"{key}: {stored.get(key)!r} -> {new.get(key)!r}"
-        for key in _IDENTITY_KEYS
-        if stored.get(key) != new.get(key)
+        f"{key}: {then[key]!r} -> {now[key]!r}" for key in _IDENTITY_KEYS if then[key] != now[key]
     ]
     old_rules, new_rules = _rules(stored), _rules(new)
     changes += _changed(old_rules, new_rules)
     same = {key for key, value in new_rules.items() if old_rules.get(key) == value}
     old_bots = played_with(stored, recorded or {})
-    for bot in new.get("bots", []):
-        name = bot["name"]
+    for spec in new.bots:
+        name, cmd = spec.name, bot_entry(spec)["cmd"]
         if name not in old_bots or name in replay:
             continue
         old = old_bots[name]
-        same_cmd = _runs_thesame_bot(old["cmd"], bot["cmd"])
-        said = [] if same_cmd else _changed({"command": old["cmd"]}, {"command": bot["cmd"]})
-        before, after = _caps(stored, old), _caps(new, bot)
+        same_cmd = _runs_thesame_bot(old["cmd"], cmd)
+        said = [] if same_cmd else _changed({"command": old["cmd"]}, {"command": cmd})
+        before, after = _caps(stored.limits, old), _caps(spec.limits, {})
         said += _changed(before, {key: after[key] for key in after if key in same})
         changes += [
             f"bot {name!r} {change} (or --replay-bot {name} to play its games again)"
@@ -64,14 +62,26 @@ def incomparable(
     return changes
 
 
+def _identity(league: LeagueConfig) -> dict[str, Any]:
+    """The values of :data:`_IDENTITY_KEYS` in ``league``, as ``league.toml`` holds them."""
+    return {
+        "engine": league.engine,
+        "engine_version": league.engine_version,
+        "options": dict(league.options),
+        "seed": league.seed,
+        "mode": league.mode,
+    }
+
+
 def played_with(
-    league: Mapping[str, Any], recorded: Mapping[str, Mapping[str, Any]]
+    league: LeagueConfig | None, recorded: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, dict[str, Any]]:
     """Each bot's command and own limits (``cmd``, ``limits`` if it has its own) as its
     stored games were played: the field of ``league.toml``, and the bots removed from it
     since, as ``bots.toml`` keeps them (an entry written before it kept them has none)."""
     setups = {name: _setup(entry) for name, entry in recorded.items() if "cmd" in entry}
-    return setups | {bot["name"]: _setup(bot) for bot in league.get("bots", [])}
+    bots = league.bots if league is not None else ()
+    return setups | {bot.name: _setup(bot_entry(bot)) for bot in bots}
 
 
 def _setup(bot: Mapping[str, Any]) -> dict[str, Any]:
@@ -79,19 +89,18 @@ def _setup(bot: Mapping[str, Any]) -> dict[str, Any]:
     return {key: bot[key] for key in ("cmd", "limits") if key in bot}
 
 
-def _rules(league: Mapping[str, Any]) -> dict[str, Any]:
+def _rules(league: LeagueConfig) -> dict[str, Any]:
     """The clock, caps and policy a league's games are played under, as ``limits.KEY`` and
-    ``policy.KEY``; a key an older ``league.toml`` lacks is at its default."""
-    limits = {**_DEFAULT_LIMITS, **league.get("limits", {})}
-    policy = {**_DEFAULT_POLICY, **league.get("policy", {})}
+    ``policy.KEY`` (a key an older ``league.toml`` lacks is read at its default)."""
+    limits, policy = asdict(league.limits), asdict(league.policy)
     rules = {f"limits.{key}": value for key, value in limits.items() if key not in _FREE_LIMITS}
     return rules | {f"policy.{key}": value for key, value in policy.items()}
 
 
-def _caps(league: Mapping[str, Any], bot: Mapping[str, Any]) -> dict[str, Any]:
+def _caps(league_limits: Limits, bot: Mapping[str, Any]) -> dict[str, Any]:
     """The caps a bot's processes run under, as ``limits.KEY``: the league's, overridden by
-    the bot's own ``limits``."""
-    limits = {**_DEFAULT_LIMITS, **league.get("limits", {}), **bot.get("limits", {})}
+    the bot's own ``limits`` (of its entry in ``bots.toml``, or ``{}``: already in them)."""
+    limits = {**asdict(league_limits), **bot.get("limits", {})}
     return {f"limits.{key}": limits[key] for key in RESOURCE_KEYS if key not in _FREE_LIMITS}
 
 
@@ -119,20 +128,19 @@ def _argv(cmd: str) -> list[str]:
     return BotSpec("", tuple(shlex.split(cmd))).argv()
 
 
-def unlike_games(stored: list[GameRecord], new: Mapping[str, Any]) -> list[str]:
+def unlike_games(stored: list[GameRecord], new: LeagueConfig) -> list[str]:
     """What the stored games themselves say is not of the league ``new`` (for a folder that
     has no ``league.toml``): their engine, and the seed their deals come from."""
     said = [
-        f"engine {engine!r}, not {new['engine']!r}"
-        for engine in sorted({record.engine for record in stored} - {new["engine"]})
+        f"engine {engine!r}, not {new.engine!r}"
+        for engine in sorted({record.engine for record in stored} - {new.engine})
     ]
-    seed_of = cache(partial(block_seed, new["seed"]))  # one seed per table size and block
+    seed_of = cache(partial(block_seed, new.seed))  # one seed per table size and block
     dealt = sum(record.seed != seed_of(record.players, record.block) for record in stored)
     if dealt:
         verb = "was" if dealt == 1 else "were"
         said.append(
-            f"{dealt:,} of its {counted(len(stored), 'game')} {verb} not dealt from seed "
-            f"{new['seed']}"
+            f"{dealt:,} of its {counted(len(stored), 'game')} {verb} not dealt from seed {new.seed}"
         )
     return said
 
@@ -198,7 +206,7 @@ def _played(stored: list[GameRecord]) -> dict[str, int]:
 
 
 def bot_entries(
-    league: Mapping[str, Any],
+    league: LeagueConfig,
     bots: Mapping[str, Mapping[str, Any]],
     recorded: Mapping[str, Mapping[str, Any]],
     setups: Mapping[str, Mapping[str, Any]],
@@ -208,7 +216,7 @@ def bot_entries(
     fingerprint now (``bots``), and the entry (``recorded``) of every bot no longer in it
     that ``played`` stored games, with the command and limits they were played with
     (``setups``): a bot that comes back is checked against its stored games."""
-    now = {bot["name"]: _setup(bot) for bot in league.get("bots", [])}
+    now = {bot.name: _setup(bot_entry(bot)) for bot in league.bots}
     entries = {name: {**now.get(name, {}), **entry} for name, entry in bots.items()}
     kept = {
         name: {**entry, **setups.get(name, {})}

@@ -1,14 +1,16 @@
 """Play a league on a Dask cluster: a local one (``--workers N``) or an existing one.
 
-The client (this process) is the only writer of the results folder. It opens the folder as
-the in-process runner does (resume, lock, repair), registers a
+The client (this process) is the only writer of the results folder. It opens the folder with
+the driver every player shares (:class:`~arena.league.driver.LeagueDriver`: resume, lock,
+repair, the feed, the count), registers a
 :class:`~arena.league.worker.RefereePlugin` that gives every worker warm bot pools, checks
 that every bot started on every worker (pre-flight), then submits the missing rotation
 blocks as Dask tasks, a few per worker at a time, in schedule order. Each finished block's
 games are appended and fsync'd before they count; a block lost with its worker is played
 again by Dask elsewhere, and only whole blocks ever come back, so nothing is lost or stored
 twice. Ctrl-C (or SIGTERM) cancels the futures and removes the plugin, which closes every
-pool on every worker. The games are the ones ``--jobs 1`` plays: same ids, seeds, seats.
+pool on every worker (the signal policy: :mod:`arena.league.stopping`). The games are the
+ones ``--jobs 1`` plays: same ids, seeds, seats.
 """
 
 from __future__ import annotations

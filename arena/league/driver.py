@@ -162,8 +162,8 @@ def with_stored_seed(config: LeagueConfig, folder: Path, *, fresh: bool) -> Leag
     ``config`` as it is (the file gives a seed, ``fresh``, or a new folder)."""
     if not config.seed_drawn or fresh or not (folder / LEAGUE).is_file():
         return config
-    seed = read_league(folder).get("seed")  # its fields' types are checked there
-    return config if seed is None else replace(config, seed=seed)
+    stored = read_league(folder)
+    return replace(config, seed=stored.seed) if stored.scheduled else config
 
 
 def open_league(
@@ -189,7 +189,7 @@ def open_league(
     """
     store = ResultsDir(folder)
     prints = {bot.name: fingerprint(bot) for bot in config.bots}
-    stored = store.open(config.to_toml(), fresh=fresh, warn=say, bots=prints, replay=replay)
+    stored = store.open(config, fresh=fresh, warn=say, bots=prints, replay=replay)
     known = known_tables(stored)
     aside = misplaced(config, stored, known)
     store.set_aside(aside, say)
@@ -209,8 +209,8 @@ def _say_untranscribed(
     config: LeagueConfig, folder: Path, stored: Iterable[GameRecord], say: Warn
 ) -> None:
     """Tell ``say`` how many of the league's stored games have no complete transcript, if any."""
-    shape = Shape.of(config.to_toml())
-    assert shape is not None, "a resolved config describes its schedule"
+    shape = Shape.of(config)
+    assert shape is not None, "a league file describes its schedule"
     people = set(config.people)
     count = sum(
         1
@@ -230,8 +230,8 @@ def league_games_stored(config: LeagueConfig, stored: Iterable[GameRecord]) -> i
     """How many stored games are games of the league, whether a run reaches them or not (a
     stopped run may not; an SPRT league stops at its decision, but the games it played
     meanwhile are stored too)."""
-    shape = Shape.of(config.to_toml())
-    assert shape is not None, "a resolved config describes its schedule"
+    shape = Shape.of(config)
+    assert shape is not None, "a league file describes its schedule"
     return sum(map(shape.plays, stored))
 
 

@@ -15,14 +15,14 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import reprlib
 import shutil
 import tomllib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any
 
-from arena.errors import RecordError, ResultsError
+from arena.config import LeagueConfig, read_back
+from arena.errors import ConfigError, RecordError, ResultsError
 from arena.league.atomic import append_once, end_last_line, os_reason, write_toml
 from arena.league.changes import (
     bot_entries,
@@ -57,7 +57,11 @@ if TYPE_CHECKING:
     from arena.game.table import Transcript
 
 
-def read_league(folder: Path) -> dict[str, Any]:
+def read_league(folder: Path) -> LeagueConfig:
+    """The league whose games ``folder`` stores: its ``league.toml``, read back by the
+    league file's own reader (:func:`~arena.config.read_back`). A folder that is none, or a
+    file that cannot be read or holds a field of the wrong type, is a :class:`ResultsError`
+    naming it and why."""
     if not folder.exists():
         raise ResultsError(f"{folder}: no such folder")
     if not folder.is_dir():
@@ -65,116 +69,21 @@ def read_league(folder: Path) -> dict[str, Any]:
     path = folder / LEAGUE
     try:
         with path.open("rb") as handle:
-            league = tomllib.load(handle)
+            data = tomllib.load(handle)
     except FileNotFoundError:
         raise ResultsError(f"{folder}: not a results folder (no {LEAGUE})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ResultsError(f"{path}: damaged: {exc}") from None
     except OSError as exc:
         raise cannot_read(path, exc) from None
-    wrong = wrong_field(league)
-    if wrong is not None:
+    try:
+        return read_back(data, source=str(path), default_name=folder.name)
+    except ConfigError as exc:
+        wrong = str(exc).removeprefix(f"{path}: ")
         raise ResultsError(
             f"{path}: damaged: {wrong}; correct it, or delete it and run the league again "
             "(its stored games are then checked against the league file)"
-        )
-    return league
-
-
-class _Kind(NamedTuple):
-    """What a field of ``league.toml`` holds: in words, and the test of a value."""
-
-    words: str
-    fits: Callable[[Any], bool]
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value: Any) -> bool:
-    return _is_int(value) or isinstance(value, float)
-
-
-def _is_str(value: Any) -> bool:
-    return isinstance(value, str)
-
-
-def _is_table(value: Any) -> bool:
-    return isinstance(value, dict)
-
-
-def _list_of(fits: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    return lambda value: isinstance(value, list) and all(map(fits, value))
-
-
-def _table_of(fits: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    return lambda value: _is_table(value) and all(map(fits, value.values()))
-
-
-_STRING = _Kind("a string", _is_str)
-_INTEGER = _Kind("an integer", _is_int)
-_NUMBER = _Kind("a number", _is_number)
-_TABLE = _Kind("a table", _is_table)
-_LIMITS = _Kind("a table of integers", _table_of(_is_int))
-
-# The fields of ``league.toml`` that are read back, by what they hold. A top-level field may
-# be missing (what reads the file copes); a bot needs its name and command, the test every
-# field.
-_LEAGUE_FIELDS = {
-    "name": _STRING,
-    "engine": _STRING,
-    "engine_version": _STRING,
-    "players": _Kind("a list of integers", _list_of(_is_int)),
-    "mode": _STRING,
-    "rounds": _INTEGER,
-    "seed": _INTEGER,
-    "options": _TABLE,
-    "limits": _LIMITS,
-    "policy": _Kind("a table of strings", _table_of(_is_str)),
-    "bots": _Kind("a list of tables", _list_of(_is_table)),
-    "sandbox": _STRING,
-    "candidate": _STRING,
-    "sprt": _TABLE,
-}
-_BOT_FIELDS = {"name": _STRING, "cmd": _STRING, "limits": _LIMITS}
-_SPRT_FIELDS = {
-    "candidate": _STRING,
-    "opponent": _STRING,
-    "elo0": _NUMBER,
-    "elo1": _NUMBER,
-    "alpha": _NUMBER,
-    "beta": _NUMBER,
-    "max_blocks": _INTEGER,
-    "fillers": _Kind("a list of strings", _list_of(_is_str)),
-}
-
-
-def wrong_field(league: Mapping[str, Any]) -> str | None:
-    """The first field of a ``league.toml`` that does not hold what it should, in words
-    (``seed = 'x' is not an integer``); None when every field does."""
-    return next(_wrong_fields(league), None)
-
-
-def _wrong_fields(league: Mapping[str, Any]) -> Iterator[str]:
-    yield from _wrong(league, _LEAGUE_FIELDS, "", required=())
-    for number, bot in enumerate(league.get("bots", [])):
-        yield from _wrong(bot, _BOT_FIELDS, f"bots[{number}].", required=("name", "cmd"))
-    if "sprt" in league:
-        yield from _wrong(league["sprt"], _SPRT_FIELDS, "sprt.", required=tuple(_SPRT_FIELDS))
-
-
-def _wrong(
-    table: Mapping[str, Any], kinds: Mapping[str, _Kind], prefix: str, required: tuple[str, ...]
-) -> Iterator[str]:
-    """Each key of ``kinds`` that ``table`` holds something else in, or lacks though it is
-    ``required``, in words."""
-    for key, kind in kinds.items():
-        if key not in table:
-            if key in required:
-                yield f"{prefix}{key} is missing"
-        elif not kind.fits(table[key]):
-            yield f"{prefix}{key} = {reprlib.repr(table[key])} is not {kind.words}"
+        ) from None
 
 
 def write_standings_file(folder: Path, standings: Mapping[str, Any]) -> None:
@@ -228,14 +137,15 @@ class ResultsDir:
 
     def open(
         self,
-        league: Mapping[str, Any],
+        league: LeagueConfig,
         *,
         fresh: bool,
         warn: Warn | None = None,
         bots: Mapping[str, Mapping[str, Any]] | None = None,
         replay: frozenset[str] = frozenset(),
     ) -> list[GameRecord]:
-        """Lock the folder, repair the games file, check or write ``league.toml``.
+        """Lock the folder, repair the games file, check ``league.toml`` against ``league``
+        and write it anew.
 
         ``bots`` are the fingerprints of the league's bots now: a bot with stored games
         whose fingerprint changed is refused, unless it is in ``replay``, whose bots' games
@@ -254,7 +164,7 @@ class ResultsDir:
 
     def _open(
         self,
-        league: Mapping[str, Any],
+        league: LeagueConfig,
         *,
         fresh: bool,
         warn: Warn | None,
@@ -287,14 +197,14 @@ class ResultsDir:
             if warn is not None:
                 warn(note)
         self.replace_bots(set(replay))
-        write_toml(league_path, league)
+        write_toml(league_path, league.to_toml())
         played = {bot for record in stored for bot in record.seating} - replay
         self.expected_ready = {
             name: entry["ready"]
             for name, entry in recorded.items()
             if "ready" in entry and name in played and same_bot(entry, bots.get(name))
         }
-        setups = played_with(previous or {}, recorded)
+        setups = played_with(previous, recorded)
         self.fingerprints = bot_entries(league, bots, recorded, setups, played)
         for name, ready in self.expected_ready.items():
             self.fingerprints[name]["ready"] = ready
@@ -317,8 +227,8 @@ class ResultsDir:
     def _check_league(
         self,
         stored: list[GameRecord],
-        previous: Mapping[str, Any] | None,
-        league: Mapping[str, Any],
+        previous: LeagueConfig | None,
+        league: LeagueConfig,
         replay: frozenset[str],
         recorded: Mapping[str, Mapping[str, Any]],
     ) -> None:

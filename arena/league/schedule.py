@@ -122,15 +122,15 @@ def iter_blocks(
 _GAME_ID = re.compile(r"t(0|[1-9]\d*)-b(0|[1-9]\d*)-r(0|[1-9]\d*)")  # as block_games names
 
 RULES = ("engine", "engine_version", "options")
-"""The keys of ``league.toml`` that a stored game repeats and must hold as the league does:
-what its moves are played by (:func:`rules_of` reads them from either)."""
+"""The fields of a league that a stored game repeats and must hold as the league does: what
+its moves are played by."""
 
 Rules = tuple[str, str, Mapping[str, Any]]
 
 
-def rules_of(game_or_league: Mapping[str, Any]) -> Rules:
-    """The engine, engine version and options of a game's row or of a ``league.toml``."""
-    engine, version, options = map(game_or_league.__getitem__, RULES)
+def rules_of(row: Mapping[str, Any]) -> Rules:
+    """The engine, engine version and options of a game's row (its JSON form)."""
+    engine, version, options = map(row.__getitem__, RULES)
     return engine, version, options
 
 
@@ -167,7 +167,7 @@ def _scheduled_by_id(
     by_number = dict(numbered(tables(config), known))
     blocks = _block_count(config)
     seed_of = cache(partial(block_seed, config.seed))  # one seed per table size and block
-    rules = rules_of(config.to_toml())
+    rules = config.engine, config.engine_version, config.options
 
     def game(game_id: str) -> _Game | None:
         match = _GAME_ID.fullmatch(game_id)
@@ -206,22 +206,23 @@ class Shape:
     rules: Rules | None = None
 
     @classmethod
-    def of(cls, league: Mapping[str, Any]) -> Shape | None:
-        """The shape of a resolved config as written to ``league.toml`` by ``arena run``;
-        None for a file that does not describe a schedule (no field, sizes, mode...)."""
-        if not all(key in league for key in ("bots", "players", "mode", "rounds", "seed")):
+    def of(cls, league: LeagueConfig) -> Shape | None:
+        """The shape of a league; None for a stored ``league.toml`` that does not describe
+        its schedule (:attr:`~arena.config.LeagueConfig.scheduled`)."""
+        if not league.scheduled:
             return None
-        sprt = league.get("sprt") or {}
-        sprt_table = (sprt["candidate"], sprt["opponent"], *sprt["fillers"]) if sprt else ()
+        sprt = league.sprt
         return cls(
-            names=tuple(bot["name"] for bot in league["bots"]),
-            players=tuple(league["players"]),
-            mode=league["mode"],
-            blocks=sprt["max_blocks"] if sprt else league["rounds"],
-            seed=league["seed"],
-            candidate=league.get("candidate"),
-            sprt_table=sprt_table,
-            rules=rules_of(league) if all(key in league for key in RULES) else None,
+            names=tuple(bot.name for bot in league.bots),
+            players=league.players,
+            mode=league.mode,
+            blocks=sprt.max_blocks if sprt else league.rounds,
+            seed=league.seed,
+            candidate=league.candidate,
+            sprt_table=(sprt.candidate, sprt.opponent, *sprt.fillers) if sprt else (),
+            rules=(league.engine, league.engine_version, league.options)
+            if league.rules_known
+            else None,
         )
 
     _seeds: dict[tuple[int, int], int] = field(default_factory=dict, compare=False, repr=False)

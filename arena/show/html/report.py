@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from arena.config import spelled_pairs
+from arena.config import LeagueConfig, SprtSpec, spelled_pairs
 from arena.errors import ResultsError, UserError
 from arena.league.layout import LEAGUE, Warn
 from arena.record import NOT_ASKED, GameRecord
@@ -37,7 +37,7 @@ from arena.words import counted
 
 def build_report(
     folder: Path,
-    league: Mapping[str, Any],
+    league: LeagueConfig,
     records: Sequence[GameRecord],
     standings: Standings,
     *,
@@ -50,10 +50,8 @@ def build_report(
     ``fingerprints`` are the folder's ``bots.toml`` (what each bot was when it played);
     ``worker`` draws every other viewer on another core; ``warn`` hears of each picked game
     that cannot be replayed (the page says so in place of its viewer)."""
-    if not isinstance(league.get("engine"), str):
-        raise ResultsError(f"{folder / LEAGUE}: damaged: it names no engine")
     try:
-        engine = engines.get(league["engine"])
+        engine = engines.get(league.engine)
     except engines.UnknownEngine as exc:  # a plug-in engine not registered here
         raise ResultsError(f"{folder / LEAGUE}: {exc}") from None
     summary = _summary(folder, league, engine.title, records, standings, fingerprints or {})
@@ -73,8 +71,8 @@ def build_report(
         _section("Standings", _warnings(standings) + _standings_table(standings)),
         _section("Elo with 95% intervals", _figure(charts.elo_intervals(standings))),
     ]
-    if league.get("mode") == "sprt" and "sprt" in league:
-        sections.append(_section("Sequential test (SPRT)", _sprt(league["sprt"], records)))
+    if league.mode == "sprt" and league.sprt is not None:
+        sections.append(_section("Sequential test (SPRT)", _sprt(league.sprt, records)))
     names = [row.bot for row in standings.rows]
     crosstable = {
         bot: {opp: h.score_pct for opp, h in cells.items()}
@@ -122,7 +120,7 @@ def build_report(
         f"written {time.strftime('%Y-%m-%d %H:%M %Z')}"
     )
     return document(
-        f"League {league['name']}", subtitle, "".join(sections), ("viewer.js", "report.js")
+        f"League {league.name}", subtitle, "".join(sections), ("viewer.js", "report.js")
     )
 
 
@@ -150,38 +148,37 @@ def _figure(svg: str) -> str:
 
 def _summary(
     folder: Path,
-    league: Mapping[str, Any],
+    league: LeagueConfig,
     title: str,
     records: Sequence[GameRecord],
     standings: Standings,
     fingerprints: Mapping[str, Mapping[str, Any]],
 ) -> str:
-    options = spelled_pairs(league.get("options", {})) or "-"
-    sizes = list(league.get("players", []))
+    options = spelled_pairs(league.options) or "-"
+    sizes = list(league.players)
+    # a league.toml written by another tool may not say (LeagueConfig.scheduled)
+    mode, seed = (league.mode, league.seed) if league.scheduled else ("?", "?")
     players = (
         counted(sizes[0], "player")
         if len(sizes) == 1
         else f"{', '.join(str(p) for p in sizes) or '-'} players"
     )
     facts = [
-        ("league", league["name"]),
+        ("league", league.name),
         ("results folder", str(folder)),
-        ("engine", f"{title} ({league['engine']} v{league.get('engine_version', '?')})"),
+        ("engine", f"{title} ({league.engine} v{league.engine_version or '?'})"),
         ("options", options),
-        (
-            "mode",
-            f"{league.get('mode', '?')}, tables of {players}, seed {league.get('seed', '?')}",
-        ),
+        ("mode", f"{mode}, tables of {players}, seed {seed}"),
         ("games", f"{counted(len(records), 'game')} in {counted(standings.units, 'block')}"),
         ("written", time.strftime("%Y-%m-%d %H:%M:%S %Z")),
-        ("data provenance", engines.provenance(league["engine"]) or "not stated"),
+        ("data provenance", engines.provenance(league.engine) or "not stated"),
     ]
     rows = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in facts)
     bots = "".join(
-        f"<tr data-bot='{escape(bot['name'])}'><td class='name'>{escape(bot['name'])}</td>"
-        f"<td class='name'><code>{escape(_command(bot['cmd']))}</code></td>"
-        f"{_version_cells(fingerprints.get(bot['name'], {}))}</tr>"
-        for bot in league.get("bots", [])
+        f"<tr data-bot='{escape(bot.name)}'><td class='name'>{escape(bot.name)}</td>"
+        f"<td class='name'><code>{escape(shlex.join(bot.cmd))}</code></td>"
+        f"{_version_cells(fingerprints.get(bot.name, {}))}</tr>"
+        for bot in league.bots
     )
     return (
         f'<dl class="summary">{rows}</dl>'
@@ -209,10 +206,6 @@ def _version_cells(fingerprint: Mapping[str, Any]) -> str:
         executable = fingerprint.get("executable")
         hashes = f"no file; runs <code>{escape(executable)}</code>" if executable else "-"
     return f"<td class='name'>{escape(ready)}</td><td class='name'>{hashes}</td>"
-
-
-def _command(cmd: str | list[str]) -> str:
-    return cmd if isinstance(cmd, str) else shlex.join(cmd)
 
 
 def _warnings(standings: Standings) -> str:
@@ -272,17 +265,10 @@ def _standings_table(standings: Standings) -> str:
     )
 
 
-def _sprt(spec: Mapping[str, Any], records: Sequence[GameRecord]) -> str:
+def _sprt(spec: SprtSpec, records: Sequence[GameRecord]) -> str:
     """The test as the league ran it: blocks in schedule order up to its decision (the games
     played past it are stored and rated, not tested)."""
-    test = Sprt(
-        spec["elo0"],
-        spec["elo1"],
-        spec["alpha"],
-        spec["beta"],
-        spec["candidate"],
-        spec["opponent"],
-    )
+    test = Sprt(spec.elo0, spec.elo1, spec.alpha, spec.beta, spec.candidate, spec.opponent)
     blocks: dict[tuple[int, int], list[GameRecord]] = defaultdict(list)
     for record in records:
         blocks[(record.block, record.table)].append(record)
@@ -292,14 +278,13 @@ def _sprt(spec: Mapping[str, Any], records: Sequence[GameRecord]) -> str:
             break
         test.add_block(blocks[key])
         fed += 1
-    budget = spec.get("max_blocks")
+    budget = spec.max_blocks
     if test.verdict() is not None:
         words = f"{test.verdict()}."
-    elif budget is not None and fed >= budget:
+    elif fed >= budget:
         words = f"{out_of_budget(budget)}."
     else:
-        played = f": {fed:,} of {budget:,} blocks played" if budget is not None else ""
-        words = f"No decision yet{played}."
+        words = f"No decision yet: {fed:,} of {budget:,} blocks played."
     return f"<p><code>{escape(test.status_line())}</code></p><p>{escape(words)}</p>"
 
 

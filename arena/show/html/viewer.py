@@ -183,8 +183,8 @@ def seat_table(record: GameRecord) -> str:
     )
 
 
-def viewer_page(record: GameRecord, league: Mapping[str, Any]) -> str:
-    """The standalone viewer page of one game."""
+def viewer_page(record: GameRecord, name: str) -> str:
+    """The standalone viewer page of one game of the league ``name``."""
     engine = record.rules()
     options = spelled_pairs(record.options) or "defaults"
     body = (
@@ -197,7 +197,6 @@ def viewer_page(record: GameRecord, league: Mapping[str, Any]) -> str:
         f'<div class="viewer" id="viewer" data-first="{escape(record.id)}" data-alone></div>'
         f"{data_block(record)}"
     )
-    name = league.get("name", "league")
     title = f"{name}: game {record.id}"
     heading = f"{escape(name)}: game {unbroken(record.id)}"
     subtitle = f"{engine.title}: {' vs '.join(record.seating)}"
