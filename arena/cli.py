@@ -940,7 +940,7 @@ def _write_report(
 
     league = read_league(folder)
     with contextlib.ExitStack() as stack:
-        if worker is None and games > 0:
+        if worker is None and games > 0 and league.engine:
             worker = ViewerWorker.start(league.engine)
             if worker is not None:
                 stack.enter_context(contextlib.closing(worker))

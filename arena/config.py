@@ -152,8 +152,8 @@ class LeagueConfig:
     # sizes, mode, rounds or seed), as only other tools write one (:func:`read_back`): its
     # games are not checked against a schedule
     scheduled: bool = field(default=True, compare=False)
-    # False: a stored ``league.toml`` that does not name its engine version or options: the
-    # rules of its games are not checked against them
+    # False: a stored ``league.toml`` that does not name its engine, engine version or
+    # options: the rules of its games are not checked against them
     rules_known: bool = field(default=True, compare=False)
 
     @property
@@ -321,6 +321,7 @@ def load(path: str | os.PathLike[str]) -> LeagueConfig:
 
 
 SCHEDULE_KEYS = ("bots", "players", "mode", "rounds", "seed")
+RULE_KEYS = ("engine", "engine_version", "options")
 
 
 def read_back(data: Mapping[str, Any], *, source: str, default_name: str) -> LeagueConfig:
@@ -331,8 +332,9 @@ def read_back(data: Mapping[str, Any], *, source: str, default_name: str) -> Lea
     version and resolved options are the stored ones (the engine need not be installed), a
     bot's command is taken as written (its files need not be there any more), and a file
     that leaves out part of its schedule (:data:`SCHEDULE_KEYS`; written by another tool) is
-    read with ``scheduled = False``, one that does not name its engine version or options
-    with ``rules_known = False``. A field of the wrong type is a :class:`ConfigError`.
+    read with ``scheduled = False``, one that does not name its engine (then ``""``), engine
+    version or options (:data:`RULE_KEYS`) with ``rules_known = False``. A field of the
+    wrong type is a :class:`ConfigError`.
     """
     return parse(data, source=source, default_name=default_name, stored=True)
 
@@ -357,7 +359,7 @@ def parse(
     if len(name) > MAX_NAME:
         raise top.fail("name", f"is {len(name)} characters long; at most {MAX_NAME}")
 
-    engine_name = top.get("engine", str)
+    engine_name = top.get("engine", str, "" if stored else ...)
     engine = None if stored else _engine(top, engine_name)
     scheduled = not stored or all(key in data for key in SCHEDULE_KEYS)
 
@@ -443,7 +445,7 @@ def parse(
         source=source,
         warnings=tuple(warnings),
         scheduled=scheduled,
-        rules_known=not stored or all(key in data for key in ("engine_version", "options")),
+        rules_known=not stored or all(key in data for key in RULE_KEYS),
     )
 
 

@@ -297,3 +297,4 @@ def test_a_stored_league_is_read_as_it_was_played(tmp_path: Path) -> None:
         config.read_back({**stored, "seed": "3"}, source="stored", default_name="x")
     partial = config.read_back({"engine": "sim"}, source="stored", default_name="x")
     assert partial.name == "x" and not partial.scheduled and not partial.rules_known
+    assert config.read_back({}, source="stored", default_name="x").engine == ""

@@ -27,7 +27,7 @@ from itertools import combinations, pairwise
 from math import comb
 from typing import Any
 
-from arena.config import LeagueConfig
+from arena.config import RULE_KEYS, LeagueConfig
 from arena.game.spec import GameSpec, block_games, block_seed, rotations
 from arena.record import GameRecord
 
@@ -121,7 +121,7 @@ def iter_blocks(
 
 _GAME_ID = re.compile(r"t(0|[1-9]\d*)-b(0|[1-9]\d*)-r(0|[1-9]\d*)")  # as block_games names
 
-RULES = ("engine", "engine_version", "options")
+RULES = RULE_KEYS
 """The fields of a league that a stored game repeats and must hold as the league does: what
 its moves are played by."""
 

@@ -50,6 +50,8 @@ def build_report(
     ``fingerprints`` are the folder's ``bots.toml`` (what each bot was when it played);
     ``worker`` draws every other viewer on another core; ``warn`` hears of each picked game
     that cannot be replayed (the page says so in place of its viewer)."""
+    if not league.engine:
+        raise ResultsError(f"{folder / LEAGUE}: damaged: it names no engine")
     try:
         engine = engines.get(league.engine)
     except engines.UnknownEngine as exc:  # a plug-in engine not registered here
