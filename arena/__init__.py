@@ -8,8 +8,9 @@ The public Python API (``tests/test_exports.py`` pins it)::
 
     league = arena.load_league("configs/demo.toml")
     outcome = trio.run(lambda: arena.run_league(league, Path("results/demo"), jobs=2))
-    games = arena.read_games(Path("results/demo"))          # GameRecords
-    print(arena.compute_standings(games).rows[0].bot)
+    standings = arena.rate_folder("results/demo")           # as `arena standings` rates it
+    print(arena.render_standings(standings, "table"))        # and prints it
+    games = arena.read_games("results/demo")                 # GameRecords
     record = arena.play_local("space-five", [choose_a, choose_b], seed=7)
 
 Names are imported on first use, so ``import arena.sdk`` in a bot stays cheap.
@@ -40,7 +41,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "compute_standings": ("arena.stats.ratings", "compute_standings"),
     "load_league": ("arena.config", "load"),
     "play_local": ("arena.game.local", "play_local"),
+    "rate_folder": ("arena.league.standings", "rate_folder"),
     "read_games": ("arena.league.reading", "read_games"),
+    "render_standings": ("arena.show.tables", "render"),
     "run_league": ("arena.league.runner", "run_league"),
 }
 
@@ -59,7 +62,9 @@ __all__ = [
     "compute_standings",
     "load_league",
     "play_local",
+    "rate_folder",
     "read_games",
+    "render_standings",
     "run_league",
 ]
 
@@ -73,7 +78,9 @@ if TYPE_CHECKING:
     from arena.league.driver import LeagueOutcome
     from arena.league.reading import read_games
     from arena.league.runner import run_league
+    from arena.league.standings import rate_folder
     from arena.record import GameRecord, SeatRecord
+    from arena.show.tables import render as render_standings
     from arena.stats.ratings import Standings, compute_standings
 
 

@@ -7,14 +7,12 @@ import arena.early_stop  # noqa: F401  first: a Ctrl-C during the imports below 
 # isort: split
 import atexit
 import contextlib
-import dataclasses
 import gc
 import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import compress
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -30,7 +28,7 @@ if TYPE_CHECKING:
     from arena.config import BotSpec, LeagueConfig
     from arena.game.referee import Step
     from arena.league.driver import LeagueOutcome
-    from arena.record import GameRecord, GameRow
+    from arena.record import GameRecord
     from arena.show.html.viewer_worker import ViewerWorker
     from arena.stats.ratings import Standings
     from engines.base import Engine
@@ -544,59 +542,17 @@ def _parse_anchor(text: str) -> tuple[str, float]:
 
 
 def _print_standings(folder: Path, fmt: str, *, write: bool = False, **kwargs: Any) -> Standings:
-    """Print the standings of the league's games in ``folder`` (stored games outside the
-    league in ``league.toml`` are counted in a note, not rated) and return them."""
-    from arena.league.reading import iter_game_batches
-    from arena.league.results import read_league, write_standings_file
-    from arena.league.schedule import Shape, rules_of
+    """Print the standings of the league stored in ``folder`` (:func:`rate_folder`, which
+    ``kwargs`` go to) and return them; ``write``: into ``standings.toml`` too."""
+    from arena.league.results import write_standings_file
+    from arena.league.standings import rate_folder
     from arena.show import tables as report
-    from arena.stats.ratings import GameColumns, standings_of_rows
 
-    league = read_league(folder)  # a clear error for a folder that is not a league's
-    shape = Shape.of(league)
-    outside = 0
-
-    def scheduled(rows: list[GameRow]) -> tuple[GameColumns, int]:
-        """The batch's games of the league, taken apart; how many were not."""
-        if shape is None:
-            return GameColumns.of(rows), 0
-        keys = ("seating", "block", "rotation", "seed")
-        held = [shape.plays_row(rules_of(row), *map(row.__getitem__, keys)) for row in rows]
-        return GameColumns.of(list(compress(rows, held))), held.count(False)
-
-    def tallied(batches: Iterable[tuple[GameColumns, int]]) -> Iterator[GameColumns]:
-        nonlocal outside
-        for games, skipped in batches:
-            outside += skipped
-            yield games
-
-    batches = iter_game_batches(folder, _say, scheduled)
-    table = standings_of_rows(tallied(batches), **kwargs)
-    table = _noting_outside(table, outside, [bot.name for bot in league.bots])
+    table = rate_folder(folder, warn=_say, **kwargs)
     if write:
         write_standings_file(folder, table.to_dict())
     click.echo(report.render(table, fmt))
     return table
-
-
-def _noting_outside(table: Standings, outside: int, bots: Iterable[str]) -> Standings:
-    """``table`` with a note on the ``outside`` stored games it does not rate, if any, and
-    one on the league's ``bots`` that have no game in it (not yet played, or not stored)."""
-    from arena.league.layout import LEAGUE
-
-    notes = list(table.notes)
-    if outside:
-        verb = "is" if outside == 1 else "are"
-        notes.append(
-            f"{counted(outside, 'stored game')} {verb} not part of the league in {LEAGUE} "
-            f"(removed bots, sizes or rounds; another engine, version or options) and {verb} "
-            "not rated."
-        )
-    rated = {row.bot for row in table.rows}
-    never = [bot for bot in bots if bot not in rated]
-    if never:
-        notes.append(f"Never played: {', '.join(never)} (in {LEAGUE}, without a stored game).")
-    return dataclasses.replace(table, notes=tuple(notes))
 
 
 @main.command(short_help="Play one game between bots, or against them.")
@@ -933,10 +889,9 @@ def _write_report(
     from arena.league.layout import REPORT
     from arena.league.reading import read_games
     from arena.league.results import read_league
-    from arena.league.schedule import Shape
+    from arena.league.standings import rate_folder, rated_games
     from arena.show.html.report import build_report
     from arena.show.html.viewer_worker import ViewerWorker
-    from arena.stats.ratings import compute_standings
 
     league = read_league(folder)
     with contextlib.ExitStack() as stack:
@@ -945,12 +900,9 @@ def _write_report(
             if worker is not None:
                 stack.enter_context(contextlib.closing(worker))
         stored = read_games(folder, warn=_say)
-        shape = Shape.of(league)
-        records = stored if shape is None else [r for r in stored if shape.plays(r)]
+        records = rated_games(folder, stored)
         if standings is None:
-            rated = compute_standings(records)
-            outside = len(stored) - len(records)
-            standings = _noting_outside(rated, outside, [bot.name for bot in league.bots])
+            standings = rate_folder(folder, games=stored)
         fingerprints = read_fingerprints(folder)
         page = build_report(
             folder,

@@ -6,34 +6,70 @@ form, below), and the ratings, the sequential test and every tool read its attri
 The JSON form keeps the per-seat values in parallel lists, one entry per seat::
 
     {"format": 3, "id": "t0-b0-r1", "engine": "space-five", "engine_version": "4",
-     "options": {...}, "seed": 176127441126959, "players": 2, "table": 0, "block": 0,
-     "rotation": 1, "seating": ["greedy", "random"], "moves": [3, 0, ...],
-     "scores": [0, -25], "ranks": [1, 2], "detail": {...},
-     "verdicts": [{}, {"timeout": 1}], "forfeit": [null, "crash"], "notes": [[], ["..."]],
+     "options": {...}, "seed": 176127441126959, "table": 0, "block": 0, "rotation": 1,
+     "players": 2, "seating": ["greedy", "random"], "scores": [0, -25], "ranks": [1, 2],
+     "forfeit": [null, "crash"], "verdicts": [{}, {"timeout": 1}], "notes": [[], ["..."]],
      "decisions": [69, 50], "think_ms": [38.2, 8.4], "think_us": [[412, ...], [130, ...]],
-     "bot_notes": [[], [[1, "eval +2"]]], "wall_ms": 78.3}
+     "bot_notes": [[], [[1, "eval +2"]]], "moves": [3, 0, ...], "detail": {...},
+     "wall_ms": 78.3}
 
 ``forfeit`` names why a seat forfeited (:data:`FORFEITS`) or is ``null``; ``think_us`` is
-each decision's think time and ``bot_notes`` the ``(step, note)`` pairs a bot sent. Format 2
-lines (without those two) still load, as do lines written before the ``format`` key existed
-(format 1): their ``forfeit`` is a boolean, read as the last verdict class recorded for that
-seat, and keys they lack take neutral values.
+each decision's think time and ``bot_notes`` the ``(step, note)`` pairs a bot sent.
+
+**One declaration.** Each attribute of the two classes says how it is saved,
+``Annotated[type, Stored(KIND)]`` (:mod:`arena.codec`): its key (the attribute's name unless
+given) and its kind. The writer (:meth:`GameRecord.to_dict`), the strict reader of one line
+(:meth:`GameRecord.from_dict`, which says what is wrong) and the column reader of many lines
+(:func:`well_formed_rows`, which ``arena standings`` reads a results folder with) are derived
+from these declarations, in the order they are declared; they are one check, run on a column
+of one line or of thousands.
+
+**Older lines** are upgraded to the current :data:`FORMAT` before they are read, one format
+at a time (:data:`_UPGRADES`): format 2 lines lack ``think_us`` and ``bot_notes``; lines
+written before the ``format`` key existed (format 1) may lack every key but ``id``,
+``engine``, ``seed``, ``seating``, ``scores`` and ``ranks``, and their ``forfeit`` is a flag,
+read as the last verdict class recorded for that seat.
+
+A new field is one line (its attribute, with its kind) plus its migration: :data:`FORMAT`
+one higher and an upgrade that gives the older lines its value.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from enum import Enum
-from itertools import chain
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, get_args
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from itertools import chain, repeat
+from operator import attrgetter, itemgetter
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    NamedTuple,
+    cast,
+    get_args,
+    get_type_hints,
+)
 
 import orjson
 
 import engines
 from arena import protocol
+from arena.codec import (
+    COUNT,
+    INTEGER,
+    NUMBER,
+    OBJECT,
+    TEXT,
+    Counts,
+    Kind,
+    ListOf,
+    OneOf,
+    Pair,
+    Scalar,
+    Stored,
+    shown,
+)
 from arena.errors import VERDICTS, RecordError
 from engines.base import OptionError
 
@@ -47,8 +83,8 @@ NOT_ASKED = -1
 """A ``think_us`` entry for a turn the referee played for the seat."""
 
 GameRow = dict[str, Any]
-"""A game in its JSON form (``GameRecord.to_dict()``, or a line that
-:func:`well_formed_rows` accepted): what reading many games at once works on."""
+"""A game in its JSON form (``GameRecord.to_dict()``, or a line that :func:`well_formed_rows`
+took): what reading many games at once works on."""
 
 Forfeit = Literal["timeout", "illegal", "protocol", "crash", "startup", "disqualified", "resign"]
 """Why a seat forfeited: the verdict class of the fault that ended its game,
@@ -58,43 +94,58 @@ Forfeit = Literal["timeout", "illegal", "protocol", "crash", "startup", "disqual
 FORFEITS: tuple[str, ...] = get_args(Forfeit)
 assert FORFEITS[: len(VERDICTS)] == VERDICTS
 
+_RANK = Scalar(frozenset({int}), "an integer", lowest=1, called="a rank")
+_TURN = Scalar(
+    frozenset({int}), "an integer", lowest=NOT_ASKED, called=f"microseconds or {NOT_ASKED}"
+)
+_FORFEIT = OneOf(frozenset({None, *FORFEITS}), f"null or one of {', '.join(FORFEITS)}")
+_NOTE = Pair(COUNT, TEXT, "a [step, text] pair")
+
 
 @dataclass(frozen=True)
 class SeatRecord:
     """What one seat of a finished game did."""
 
-    bot: str
-    score: float
-    rank: int
-    forfeit: Forfeit | None = None
-    verdicts: Mapping[str, int] = field(default_factory=dict)
-    notes: tuple[str, ...] = ()
-    decisions: int = 0
-    think_ms: float = 0.0
-    think_us: tuple[int, ...] = ()
-    bot_notes: tuple[tuple[int, str], ...] = ()
+    bot: Annotated[str, Stored(TEXT, "seating")]
+    score: Annotated[float, Stored(NUMBER, "scores")]
+    rank: Annotated[int, Stored(_RANK, "ranks")]
+    forfeit: Annotated[Forfeit | None, Stored(_FORFEIT)] = None
+    verdicts: Annotated[Mapping[str, int], Stored(Counts(COUNT))] = field(default_factory=dict)
+    notes: Annotated[tuple[str, ...], Stored(ListOf(TEXT))] = ()
+    decisions: Annotated[int, Stored(COUNT)] = 0
+    think_ms: Annotated[float, Stored(NUMBER)] = 0.0
+    think_us: Annotated[tuple[int, ...], Stored(ListOf(_TURN))] = ()
+    bot_notes: Annotated[tuple[tuple[int, str], ...], Stored(ListOf(_NOTE))] = ()
 
     @property
     def faults(self) -> int:
         return sum(self.verdicts.values())
 
 
+class PerSeat:
+    """How :attr:`GameRecord.seats` is saved: the number of seats under ``players``, then each
+    :class:`SeatRecord` attribute as a list with one entry per seat."""
+
+
+PER_SEAT = PerSeat()
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One finished game: what was played (engine, seed, seating, moves) and how it ended."""
 
-    id: str
-    engine: str
-    engine_version: str
-    options: Mapping[str, Any]
-    seed: int
-    table: int
-    block: int
-    rotation: int
-    seats: tuple[SeatRecord, ...]
-    moves: tuple[int, ...] = ()
-    detail: Mapping[str, Any] = field(default_factory=dict)
-    wall_ms: float = 0.0
+    id: Annotated[str, Stored(TEXT)]
+    engine: Annotated[str, Stored(TEXT)]
+    engine_version: Annotated[str, Stored(TEXT)]
+    options: Annotated[Mapping[str, Any], Stored(OBJECT)]
+    seed: Annotated[int, Stored(INTEGER)]
+    table: Annotated[int, Stored(INTEGER)]
+    block: Annotated[int, Stored(INTEGER)]
+    rotation: Annotated[int, Stored(INTEGER)]
+    seats: Annotated[tuple[SeatRecord, ...], PER_SEAT]
+    moves: Annotated[tuple[int, ...], Stored(ListOf(COUNT))] = ()
+    detail: Annotated[Mapping[str, Any], Stored(OBJECT)] = field(default_factory=dict)
+    wall_ms: Annotated[float, Stored(NUMBER)] = 0.0
 
     @property
     def players(self) -> int:
@@ -134,34 +185,9 @@ class GameRecord:
             ) from None
         return engine.new_game(self.players, self.seed, options)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> GameRow:
         """The JSON form (see the module docstring)."""
-        seats = self.seats
-        return {
-            "format": FORMAT,
-            "id": self.id,
-            "engine": self.engine,
-            "engine_version": self.engine_version,
-            "options": dict(self.options),
-            "seed": self.seed,
-            "players": len(seats),
-            "table": self.table,
-            "block": self.block,
-            "rotation": self.rotation,
-            "seating": [s.bot for s in seats],
-            "moves": list(self.moves),
-            "scores": [s.score for s in seats],
-            "ranks": [s.rank for s in seats],
-            "detail": dict(self.detail),
-            "verdicts": [dict(s.verdicts) for s in seats],
-            "forfeit": [s.forfeit for s in seats],
-            "notes": [list(s.notes) for s in seats],
-            "decisions": [s.decisions for s in seats],
-            "think_ms": [s.think_ms for s in seats],
-            "think_us": [list(s.think_us) for s in seats],
-            "bot_notes": [[list(note) for note in s.bot_notes] for s in seats],
-            "wall_ms": self.wall_ms,
-        }
+        return _to_dict(self)
 
     def to_json(self) -> bytes:
         """One ``games.jsonl`` line: compact JSON ending in ``\\n``."""
@@ -177,12 +203,23 @@ class GameRecord:
         return cls.from_dict(data)
 
     @classmethod
+    def from_checked(cls, row: GameRow) -> GameRecord:
+        """The record of a row that :func:`well_formed_rows` took (it is not checked again)."""
+        return _record(row)
+
+    @classmethod
     def from_dict(cls, data: object) -> GameRecord:
-        """A record from its JSON form (format 1, 2 or 3); raise :class:`RecordError`."""
+        """A record from its JSON form (any format this arena wrote; ``data`` is left as it
+        is); raise :class:`RecordError` saying what is wrong."""
         if not isinstance(data, dict):
             raise RecordError(f"expected a JSON object, got {_preview(orjson.dumps(data))}")
-        record = _well_formed(data)
-        return record if record is not None else _Reader(data).record()
+        if not _is_current(data.get("format")):
+            data = dict(data)
+            _upgrade(data)
+        problem = _problem([data])
+        if problem is not None:
+            raise RecordError(problem)
+        return _record(data)
 
 
 def not_replayable(step: int, index: int) -> str:
@@ -195,335 +232,186 @@ def not_replayable(step: int, index: int) -> str:
     )
 
 
+# --------------------------------------------------------------------------- the declaration
+
+
+class _Field(NamedTuple):
+    attr: str
+    key: str
+    kind: Kind | None
+    """None for :attr:`GameRecord.seats` (:data:`PER_SEAT`)."""
+
+
+def _declared(cls: type) -> list[_Field]:
+    """The fields of ``cls`` in their order, each as its annotation declares it saved."""
+    hints = get_type_hints(cls, include_extras=True)
+    declared = []
+    for attribute in fields(cls):
+        (how,) = [m for m in hints[attribute.name].__metadata__ if isinstance(m, Stored | PerSeat)]
+        if isinstance(how, PerSeat):
+            declared.append(_Field(attribute.name, "players", None))
+        else:
+            declared.append(_Field(attribute.name, how.key or attribute.name, how.kind))
+    return declared
+
+
+_FIELDS = _declared(GameRecord)
+_SEAT_DECLARED = _declared(SeatRecord)
+_SEAT_FIELDS = [(key, kind) for _, key, kind in _SEAT_DECLARED if kind is not None]
+assert len(_SEAT_FIELDS) == len(_SEAT_DECLARED)
+_SEATING = _SEAT_FIELDS[0][0]
+_PLAYERS = next(key for _, key, kind in _FIELDS if kind is None)
+
+# What the reader and the writer take from the declarations, in the order they take it:
+# the game's keys (the seats as one entry), each with its kind (None for the seats), and the
+# seats' keys, each with its kind.
+_GAME_WRITES = [(key, None if kind is None else kind.write) for _, key, kind in _FIELDS]
+_GAME_READS = [None if kind is None else kind.read for _, _, kind in _FIELDS]
+_SEAT_WRITES = [(key, kind.write) for key, kind in _SEAT_FIELDS]
+_SEAT_READS = [kind.read for _, kind in _SEAT_FIELDS]
+_game_values = attrgetter(*(attr for attr, _, _ in _FIELDS))
+_seat_values = attrgetter(*(attr for attr, _, _ in _SEAT_DECLARED))
+_game_keys = itemgetter(*(key for _, key, _ in _FIELDS))
+_seat_keys = itemgetter(*(key for key, _ in _SEAT_FIELDS))
+
+
+def _to_dict(record: GameRecord) -> GameRow:
+    seats = record.seats
+    row: GameRow = {"format": FORMAT}
+    for (key, write), value in zip(_GAME_WRITES, _game_values(record), strict=True):
+        if key != _PLAYERS:
+            row[key] = value if write is None else write(value)
+            continue
+        row[key] = len(seats)
+        columns = zip(*map(_seat_values, seats), strict=True) if seats else repeat(())
+        for (seat_key, seat_write), values in zip(_SEAT_WRITES, columns, strict=False):
+            row[seat_key] = list(values) if seat_write is None else list(map(seat_write, values))
+    return row
+
+
 # --------------------------------------------------------------------------- reading
 
-# A results folder can hold 100,000s of lines, so a line is read in two steps:
-# :func:`_well_formed` accepts a format 2 or 3 line in a few C-level passes (``type`` sets,
-# ``min``, ``isfinite``) and builds the record; only a line it does not accept (format 1, or
-# a damaged line) goes to :class:`_Reader`, which checks key by key and says what is wrong.
-# ``_well_formed`` accepts nothing that ``_Reader`` would refuse (tests/test_record.py holds
-# the two to the same answers).
-
-_SCALAR_KEYS = (
-    ("id", str),
-    ("engine", str),
-    ("engine_version", str),
-    ("options", dict),
-    ("seed", int),
-    ("table", int),
-    ("block", int),
-    ("rotation", int),
-    ("detail", dict),
-    ("moves", list),
-)
-_SEAT_KEYS = ("seating", "scores", "ranks", "forfeit", "verdicts", "notes", "decisions", "think_ms")
-_SEAT_KEYS_3 = ("think_us", "bot_notes")  # new in format 3
-_INT = frozenset({int})
-_NUMBER = frozenset({int, float})
-_STR = frozenset({str})
-_DICT = frozenset({dict})
-_LIST = frozenset({list})
-_FORFEIT_OR_NONE = frozenset({None, *get_args(Forfeit)})
-
-
-def _well_formed(data: dict[str, Any]) -> GameRecord | None:
-    """The record of a well-formed format 2 or 3 line, or None (then ask :class:`_Reader`)."""
-    try:
-        version = data["format"]
-        if type(version) is not int or version not in (2, FORMAT):
-            return None
-        for key, kind in _SCALAR_KEYS:
-            if type(data[key]) is not kind:
-                return None
-        keys = _SEAT_KEYS + _SEAT_KEYS_3 if version == FORMAT else _SEAT_KEYS
-        columns = [data[key] for key in keys]
-        seating, scores, ranks, forfeits, verdicts, notes, decisions, think = columns[:8]
-        players = len(seating)
-        if players == 0 or data["players"] != players or type(data["players"]) is not int:
-            return None
-        if any(type(column) is not list or len(column) != players for column in columns):
-            return None
-        moves, wall_ms = data["moves"], data["wall_ms"]
-        if not (
-            _STR.issuperset(map(type, seating))
-            and _NUMBER.issuperset(map(type, scores))
-            and _NUMBER.issuperset(map(type, think))
-            and type(wall_ms) in _NUMBER
-            and all(map(math.isfinite, (*scores, *think, wall_ms)))
-            and _INT.issuperset(map(type, ranks))
-            and min(ranks) >= 1
-            and _INT.issuperset(map(type, decisions))
-            and min(decisions) >= 0
-            and _INT.issuperset(map(type, moves))
-            and min(moves, default=0) >= 0
-            and _FORFEIT_OR_NONE.issuperset(forfeits)
-            and all(_well_formed_seat(v, n) for v, n in zip(verdicts, notes, strict=True))
-        ):
-            return None
-        if version == FORMAT:
-            if not all(map(_well_formed_turns, columns[8])):
-                return None
-            said = [_well_formed_notes(seat_notes) for seat_notes in columns[9]]
-            if None in said:
-                return None
-            turns = [tuple(seat_turns) for seat_turns in columns[8]]
-        else:
-            turns, said = [()] * players, [()] * players
-    except (KeyError, TypeError):
-        return None
-    notes = [tuple(seat_notes) for seat_notes in notes]
-    per_seat = (seating, scores, ranks, forfeits, verdicts, notes, decisions, think, turns, said)
-    return GameRecord(
-        id=data["id"],
-        engine=data["engine"],
-        engine_version=data["engine_version"],
-        options=data["options"],
-        seed=data["seed"],
-        table=data["table"],
-        block=data["block"],
-        rotation=data["rotation"],
-        seats=tuple(map(SeatRecord, *per_seat)),
-        moves=tuple(moves),
-        detail=data["detail"],
-        wall_ms=wall_ms,
-    )
+# A results folder can hold 100,000s of lines: they are checked a column at a time (the same
+# key of every line of a chunk), a few C-level passes per key. A line is checked the same way,
+# as a column of one line.
 
 
 def well_formed_rows(rows: list[Any]) -> bool:
-    """True when every row is a well-formed format 2 or 3 line (what ``from_dict`` takes
-    without :class:`_Reader`), checked column by column: a few C-level passes per key over
-    thousands of rows instead of a dozen calls per row. False says only that some row is
-    not: check those one by one (:meth:`GameRecord.from_dict`).
-
-    A row accepted here is the JSON form of its record: every value the record holds is the
-    row's own (a list where the record has a tuple; a format 2 row has no ``think_us`` and
-    ``bot_notes``, whose record has none).
-    """
+    """True when every row (a parsed line) is a game in any format this arena wrote, checked
+    column by column; each row is then the current JSON form of its record (a row of an
+    older format is upgraded in place). False says only that some row is not: check those
+    one by one (:meth:`GameRecord.from_dict`)."""
     if not rows:
         return True
+    if not _DICT.issuperset(map(type, rows)):
+        return False
+    formats = list(map(dict.get, rows, repeat("format")))
+    if not (_INT.issuperset(map(type, formats)) and _CURRENT.issuperset(formats)):
+        try:
+            for row, version in zip(rows, formats, strict=True):
+                if not _is_current(version):
+                    _upgrade(row)
+        except RecordError:
+            return False
+    return _problem(rows) is None
+
+
+def _problem(rows: list[dict[str, Any]]) -> str | None:
+    """What is wrong with the first row that is not a current-format game, or None."""
     try:
-        if not _DICT.issuperset(map(type, rows)):
-            return False
-        formats, players, wall_ms, *columns = zip(*map(_ROW_KEYS, rows), strict=True)
-        scalars, per_seat = columns[: len(_SCALAR_KEYS)], columns[len(_SCALAR_KEYS) :]
+        seating = list(map(itemgetter(_SEATING), rows))
+        games = zip(*map(_game_keys, rows), strict=True)
+        seats = zip(*map(_seat_keys, rows), strict=True)
+    except KeyError:
+        return f"no {_missing(rows)!r}"
+    problem = _not_lists(_SEATING, seating)
+    if problem is not None:
+        return problem
+    sizes = list(map(len, seating))
+    if min(sizes) < 1:
+        return f"{_SEATING!r} is empty"
+    for (key, kind), column in zip(_FIELDS_CHECKED, games, strict=True):
+        if kind is not None:
+            problem = kind.problem(column)
+            if problem is not None:
+                return f"{key!r}: {problem}"
+            continue
+        problem = INTEGER.problem(column)
+        if problem is not None:
+            return f"{key!r}: {problem}"
+        if list(column) != sizes:
+            given, seated = next((p, s) for p, s in zip(column, sizes, strict=True) if p != s)
+            return f"{key!r} is {given}, {_SEATING!r} has {seated}"
+        per_seat = list(seats)
+        lists = list(chain.from_iterable(per_seat))  # every per-seat list of every row
         if not (
-            _INT.issuperset(map(type, formats))
-            and _FORMATS.issuperset(formats)
-            and all(
-                frozenset({kind}).issuperset(map(type, column))
-                for (_, kind), column in zip(_SCALAR_KEYS, scalars, strict=True)
-            )
-            and _INT.issuperset(map(type, players))
-            and min(players) >= 1
-            and _LIST.issuperset(map(type, chain.from_iterable(per_seat)))
-            and list(map(len, chain.from_iterable(per_seat))) == list(players) * len(per_seat)
+            _LIST.issuperset(map(type, lists)) and list(map(len, lists)) == sizes * len(per_seat)
         ):
-            return False
-        seating, scores, ranks, forfeits, verdicts, notes, decisions, think = (
-            list(chain.from_iterable(column)) for column in per_seat
-        )
-        moves = list(chain.from_iterable(scalars[_MOVES]))
-        numbers = [*scores, *think, *wall_ms]
-        return (
-            _STR.issuperset(map(type, seating))
-            and _NUMBER.issuperset(map(type, numbers))
-            # a sum is finite only if every number is (inf and nan stay); else look closer
-            and (math.isfinite(sum(numbers)) or all(map(math.isfinite, numbers)))
-            and _INT.issuperset(map(type, ranks))
-            and min(ranks) >= 1
-            and _INT.issuperset(map(type, decisions))
-            and min(decisions) >= 0
-            and _INT.issuperset(map(type, moves))
-            and min(moves, default=0) >= 0
-            and _FORFEIT_OR_NONE.issuperset(forfeits)
-            and _DICT.issuperset(map(type, verdicts))
-            and (not any(verdicts) or _counts_ok(chain.from_iterable(map(dict.values, verdicts))))
-            and _LIST.issuperset(map(type, notes))
-            and (not any(notes) or _STR.issuperset(map(type, chain.from_iterable(notes))))
-            and _format_3_ok(
-                [row for row, version in zip(rows, formats, strict=True) if version == 3]
+            return next(
+                filter(None, map(_seat_lists_problem, _SEAT_FIELDS, per_seat, repeat(sizes)))
             )
-        )
-    except (KeyError, TypeError, ValueError):
-        return False
+        for (seat_key, seat_kind), seat_column in zip(_SEAT_FIELDS, per_seat, strict=True):
+            problem = seat_kind.problem(list(chain.from_iterable(seat_column)))
+            if problem is not None:
+                return f"{seat_key!r}: {problem}"
+    return None
 
 
-def _format_3_ok(rows: list[dict[str, Any]]) -> bool:
-    """The keys format 3 added, for its rows: each turn's think time and the bots' notes."""
-    if not rows:
-        return True
-    sizes = [len(row["seating"]) for row in rows]
-    by_game = list(chain.from_iterable(zip(*map(_ROW_KEYS_3, rows), strict=True)))
-    if not (_LIST.issuperset(map(type, by_game)) and list(map(len, by_game)) == sizes * 2):
-        return False
-    by_seat = list(chain.from_iterable(by_game))  # every seat's turns, then every seat's notes
-    if not _LIST.issuperset(map(type, by_seat)):
-        return False
-    seats = sum(sizes)
-    times = list(chain.from_iterable(by_seat[:seats]))
-    notes = list(chain.from_iterable(by_seat[seats:]))
-    if not (
-        _INT.issuperset(map(type, times))
-        and min(times, default=0) >= NOT_ASKED
-        and _LIST.issuperset(map(type, notes))
-    ):
-        return False
-    if not notes:
-        return True
-    if set(map(len, notes)) != {2}:
-        return False
-    steps, texts = zip(*notes, strict=True)
-    return (
-        _INT.issuperset(map(type, steps)) and min(steps) >= 0 and _STR.issuperset(map(type, texts))
-    )
+def _seat_lists_problem(
+    field: tuple[str, Kind], column: Sequence[Any], sizes: list[int]
+) -> str | None:
+    """What is wrong with a per-seat key's lists (they must have one entry a seat), or None."""
+    key = field[0]
+    problem = _not_lists(key, column)
+    if problem is not None:
+        return problem
+    if list(map(len, column)) != sizes:
+        given, seated = next((len(v), s) for v, s in zip(column, sizes, strict=True) if len(v) != s)
+        return f"{key!r} has {given} entries for {seated} seats"
+    return None
 
 
-def _counts_ok(counts: Iterable[Any]) -> bool:
-    values = list(counts)
-    return _INT.issuperset(map(type, values)) and min(values, default=0) >= 0
+_FIELDS_CHECKED = [(key, kind) for _, key, kind in _FIELDS]
 
 
-_ROW_KEYS = itemgetter(
-    "format", "players", "wall_ms", *(key for key, _ in _SCALAR_KEYS), *_SEAT_KEYS
-)
-_ROW_KEYS_3 = itemgetter(*_SEAT_KEYS_3)
-_MOVES = [key for key, _ in _SCALAR_KEYS].index("moves")
-_FORMATS = frozenset({2, FORMAT})
+def _missing(rows: list[dict[str, Any]]) -> str:
+    """The first key (as checked) that a row lacks."""
+    keys = [_SEATING, *(key for key, _ in _FIELDS_CHECKED), *(key for key, _ in _SEAT_FIELDS)]
+    return next(key for row in rows for key in keys if key not in row)
 
 
-def _well_formed_seat(verdicts: Any, notes: Any) -> bool:
-    return (
-        type(verdicts) is dict
-        and _INT.issuperset(map(type, verdicts.values()))
-        and min(verdicts.values(), default=0) >= 0
-        and type(notes) is list
-        and _STR.issuperset(map(type, notes))
-    )
-
-
-def _well_formed_turns(turns: Any) -> bool:
-    return (
-        type(turns) is list
-        and _INT.issuperset(map(type, turns))
-        and min(turns, default=0) >= NOT_ASKED
-    )
-
-
-def _well_formed_notes(notes: Any) -> tuple[tuple[int, str], ...] | None:
-    if type(notes) is not list:
+def _not_lists(key: str, column: Sequence[Any]) -> str | None:
+    if _LIST.issuperset(map(type, column)):
         return None
-    said = []
-    for note in notes:
-        if not (
-            type(note) is list
-            and len(note) == 2
-            and type(note[0]) is int
-            and note[0] >= 0
-            and type(note[1]) is str
-        ):
-            return None
-        said.append((note[0], note[1]))
-    return tuple(said)
+    wrong = next(value for value in column if type(value) is not list)
+    return f"{key!r}: expected a list, got {shown(wrong)}"
 
 
-T = TypeVar("T")
+def _record(row: GameRow) -> GameRecord:
+    """The record of a checked current-format row."""
+    per_seat = [
+        values if read is None else list(map(read, values))
+        for read, values in zip(_SEAT_READS, _seat_keys(row), strict=True)
+    ]
+    values: list[Any] = [
+        value if read is None else read(value)
+        for read, value in zip(_GAME_READS, _game_keys(row), strict=True)
+    ]
+    values[_SEATS_AT] = tuple(map(SeatRecord, *per_seat))
+    return GameRecord(*values)
 
 
-class _Missing(Enum):
-    MISSING = "missing"
+_SEATS_AT = [kind for _, _, kind in _FIELDS].index(None)
 
 
-MISSING = _Missing.MISSING
+_INT = frozenset({int})
+_LIST = frozenset({list})
+_DICT = frozenset({dict})
+_CURRENT = frozenset({FORMAT})
 
 
-class _Reader:
-    """Checks one parsed line key by key; every problem becomes a :class:`RecordError`."""
-
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.data = data
-        version = data.get("format", 1)
-        if version not in (1, 2, FORMAT) or isinstance(version, bool):
-            raise RecordError(f"unknown record format {version!r} (this arena reads 1 to 3)")
-        self.version: int = version
-
-    def record(self) -> GameRecord:
-        seating = self.get("seating", _strings)
-        players = len(seating)
-        if players == 0:
-            raise RecordError("'seating' is empty")
-        if "players" in self.data and self.data["players"] != players:
-            raise RecordError(f"'players' is {self.data['players']!r}, 'seating' has {players}")
-        scores = self.seat_list("scores", _numbers, players)
-        ranks = self.seat_list("ranks", _ranks, players)
-        no_verdicts: dict[str, int] = {}
-        no_notes: tuple[str, ...] = ()
-        verdicts = self.seat_list("verdicts", _each(_verdicts), players, default=no_verdicts)
-        notes = self.seat_list("notes", _each(_strings), players, default=no_notes)
-        decisions = self.seat_list("decisions", _counts, players, default=0)
-        think = self.seat_list("think_ms", _numbers, players, default=0.0)
-        no_turns: tuple[int, ...] = ()
-        no_said: tuple[tuple[int, str], ...] = ()
-        turns = self.seat_list("think_us", _each(_turns), players, default=no_turns)
-        said = self.seat_list("bot_notes", _each(_said), players, default=no_said)
-        if self.version == 1:
-            flags = self.seat_list("forfeit", _each(_flag), players, default=False)
-            forfeits = [
-                _old_forfeit(v) if f else None for f, v in zip(flags, verdicts, strict=True)
-            ]
-        else:
-            forfeits = self.seat_list("forfeit", _each(_forfeit), players)
-        per_seat = (seating, scores, ranks, forfeits, verdicts, notes, decisions, think)
-        seats = tuple(SeatRecord(*values) for values in zip(*per_seat, turns, said, strict=True))
-        return GameRecord(
-            id=self.get("id", _string),
-            engine=self.get("engine", _string),
-            engine_version=self.get("engine_version", _string, "?"),
-            options=self.get("options", _object, {}),
-            seed=self.get("seed", _integer),
-            table=self.get("table", _integer, 0),
-            block=self.get("block", _integer, 0),
-            rotation=self.get("rotation", _integer, 0),
-            seats=seats,
-            moves=tuple(self.get("moves", _moves, ())),
-            detail=self.get("detail", _object, {}),
-            wall_ms=self.get("wall_ms", _number, 0.0),
-        )
-
-    def may_lack(self, key: str) -> bool:
-        """Whether this line's format may leave ``key`` out (it came in a later format)."""
-        return self.version < _SINCE.get(key, 2)
-
-    def get(self, key: str, check: Callable[[Any], T], default: T | _Missing = MISSING) -> T:
-        if key not in self.data:
-            if self.may_lack(key) and not isinstance(default, _Missing):
-                return default
-            raise RecordError(f"no {key!r}")
-        try:
-            return check(self.data[key])
-        except (TypeError, ValueError) as exc:
-            raise RecordError(f"{key!r}: {exc}") from None
-
-    def seat_list(
-        self,
-        key: str,
-        check: Callable[[list[Any]], list[T]],
-        players: int,
-        default: T | _Missing = MISSING,
-    ) -> list[T]:
-        """A per-seat list: ``check`` validates the whole list (one entry per seat)."""
-        if key not in self.data and self.may_lack(key) and not isinstance(default, _Missing):
-            return [default] * players
-        values = self.get(key, _list)
-        if len(values) != players:
-            raise RecordError(f"{key!r} has {len(values)} entries for {players} seats")
-        try:
-            return check(values)
-        except (TypeError, ValueError) as exc:
-            raise RecordError(f"{key!r}: {exc}") from None
-
-
-# The format that made a key required; format 1 lines may lack every key beside the core.
-_SINCE = {"think_us": 3, "bot_notes": 3}
+def _is_current(version: Any) -> bool:
+    return type(version) is int and version == FORMAT
 
 
 def _preview(line: bytes | str, limit: int = 60) -> str:
@@ -532,110 +420,66 @@ def _preview(line: bytes | str, limit: int = 60) -> str:
     return repr(text[:limit] + ("..." if len(text) > limit else ""))
 
 
-def _old_forfeit(verdicts: Mapping[str, int]) -> Forfeit:
+# --------------------------------------------------------------------------- older formats
+
+
+def _upgrade(row: dict[str, Any]) -> None:
+    """``row`` (a line of any format) made a line of the current format, in place; a format
+    this arena does not know is a :class:`RecordError`. An upgrade fills in what a format
+    lacked and leaves the checking to the reader."""
+    version = row.get("format", 1)
+    if not (type(version) is int and 1 <= version <= FORMAT):
+        raise RecordError(f"unknown record format {version!r} (this arena reads 1 to {FORMAT})")
+    for older in range(version, FORMAT):
+        _UPGRADES[older](row)
+    row["format"] = FORMAT
+
+
+def _seats_of(row: dict[str, Any]) -> int:
+    seating = row.get(_SEATING)
+    return len(seating) if type(seating) is list else 0
+
+
+def _from_format_1(row: dict[str, Any]) -> None:
+    """Format 1 (lines without ``format``) to 2: the keys it may lack, and forfeit reasons."""
+    players = _seats_of(row)
+    game = {"engine_version": "?", "options": {}, "players": players, "table": 0, "block": 0}
+    game |= {"rotation": 0, "moves": [], "detail": {}, "wall_ms": 0.0}
+    for key, value in game.items():
+        row.setdefault(key, value)
+    per_seat: dict[str, Callable[[], Any]] = {
+        "verdicts": dict,
+        "notes": list,
+        "decisions": int,
+        "think_ms": float,
+    }
+    for key, empty in per_seat.items():
+        if key not in row:
+            row[key] = [empty() for _ in range(players)]
+    flags = row.get("forfeit", [False] * players)
+    if not (type(flags) is list and {bool}.issuperset(map(type, flags))):
+        raise RecordError(f"'forfeit': expected true or false for each seat, got {shown(flags)}")
+    verdicts = row["verdicts"] if type(row["verdicts"]) is list else []
+    row["forfeit"] = [
+        _last_verdict(seat) if flag else None
+        for flag, seat in zip(flags, chain(verdicts, repeat({})), strict=False)
+    ]
+
+
+def _last_verdict(verdicts: Any) -> Forfeit:
     """The reason a format-1 seat forfeited: the last verdict class it got (its final fault)."""
-    last = list(verdicts)[-1] if verdicts else "crash"
+    last = list(verdicts)[-1] if type(verdicts) is dict and verdicts else "crash"
     return cast(Forfeit, last) if last in FORFEITS else "crash"
 
 
-def _typed(kind: type | tuple[type, ...], name: str) -> Callable[[Any], Any]:
-    def check(value: Any) -> Any:
-        if isinstance(value, bool) or not isinstance(value, kind):
-            raise TypeError(f"expected {name}, got {orjson.dumps(value).decode()[:40]}")
-        return value
-
-    return check
-
-
-_string: Callable[[Any], str] = _typed(str, "a string")
-_integer: Callable[[Any], int] = _typed(int, "an integer")
-_list: Callable[[Any], list[Any]] = _typed(list, "a list")
-_object: Callable[[Any], dict[str, Any]] = _typed(dict, "an object")
+def _from_format_2(row: dict[str, Any]) -> None:
+    """Format 2 to 3: no think time per turn (``think_us``), no bot notes (``bot_notes``)."""
+    players = _seats_of(row)
+    for key in ("think_us", "bot_notes"):
+        if key not in row:
+            row[key] = [[] for _ in range(players)]
 
 
-# Whole lists are checked with C-level passes (``set(map(type, ...))`` against _INT and
-# _NUMBER, ``min``): a results folder of 100,000 games is read element by element otherwise.
-# ``type(True)`` is ``bool``, so booleans are refused where numbers are expected.
-
-
-def _numbers(values: list[Any]) -> list[float]:
-    if not _NUMBER.issuperset(map(type, values)):
-        raise TypeError(f"expected numbers, got {_shown(values)}")
-    if not all(map(math.isfinite, values)):
-        raise ValueError(f"expected finite numbers, got {_shown(values)}")
-    return values
-
-
-def _integers_from(lowest: int, name: str) -> Callable[[list[Any]], list[int]]:
-    def check(values: list[Any]) -> list[int]:
-        if not _INT.issuperset(map(type, values)):
-            raise TypeError(f"expected an integer for each entry, got {_shown(values)}")
-        if values and min(values) < lowest:
-            raise ValueError(f"expected a {name} (at least {lowest}), got {_shown(values)}")
-        return values
-
-    return check
-
-
-_counts = _integers_from(0, "count")
-_ranks = _integers_from(1, "rank")
-
-
-def _moves(value: Any) -> list[int]:
-    return _counts(_list(value))
-
-
-def _number(value: Any) -> float:
-    return _numbers([value])[0]
-
-
-def _each(check: Callable[[Any], T]) -> Callable[[list[Any]], list[T]]:
-    """A list check from a check of one entry."""
-    return lambda values: [check(value) for value in values]
-
-
-def _shown(value: Any) -> str:
-    return orjson.dumps(value).decode()[:40]
-
-
-def _strings(value: Any) -> tuple[str, ...]:
-    values = _list(value)
-    if not frozenset({str}).issuperset(map(type, values)):
-        raise TypeError(f"expected strings, got {_shown(values)}")
-    return tuple(values)
-
-
-def _turns(value: Any) -> tuple[int, ...]:
-    values = _list(value)
-    if not _INT.issuperset(map(type, values)):
-        raise TypeError(f"expected integers, got {_shown(values)}")
-    if values and min(values) < NOT_ASKED:
-        raise ValueError(f"expected microseconds or {NOT_ASKED}, got {_shown(values)}")
-    return tuple(values)
-
-
-def _said(value: Any) -> tuple[tuple[int, str], ...]:
-    said = _well_formed_notes(_list(value))
-    if said is None:
-        raise TypeError(f"expected [step, text] pairs, got {_shown(value)}")
-    return said
-
-
-def _flag(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"expected true or false, got {value!r}")
-    return value
-
-
-def _forfeit(value: Any) -> Forfeit | None:
-    if value is None:
-        return None
-    if value not in FORFEITS:
-        raise ValueError(f"expected null or one of {', '.join(FORFEITS)}, got {value!r}")
-    return cast(Forfeit, value)
-
-
-def _verdicts(value: Any) -> dict[str, int]:
-    verdicts = _object(value)
-    _counts(list(verdicts.values()))
-    return verdicts
+_UPGRADES: dict[int, Callable[[dict[str, Any]], None]] = {1: _from_format_1, 2: _from_format_2}
+"""Format -> the upgrade of its lines to the next format."""
+assert sorted(_UPGRADES) == list(range(1, FORMAT))

@@ -286,8 +286,9 @@ def test_a_bot_of_the_league_without_games_is_named_in_a_note(
 
 
 def test_a_stopped_huge_league_counts_as_its_first_line() -> None:
-    from arena.cli import _noting_outside, _stopped_line
+    from arena.cli import _stopped_line
     from arena.league.driver import LeagueOutcome
+    from arena.league.standings import _Choice
     from arena.stats.ratings import compute_standings
 
     outcome = LeagueOutcome(scheduled=9_000_000_000, played=1_000, skipped=41)
@@ -297,10 +298,13 @@ def test_a_stopped_huge_league_counts_as_its_first_line() -> None:
     )
     one = LeagueOutcome(scheduled=10, played=1, skipped=0)
     assert "stopped; 1 of 10 games is stored" in _stopped_line(one, Path("r"), "")
-    notes = _noting_outside(compute_standings([]), 1, ()).notes
+    choice = _Choice(None, (), None)
+    choice.outside = 1
+    notes = choice.noted(compute_standings([])).notes
     assert notes[-1].startswith("1 stored game is not part of the league in league.toml")
     assert notes[-1].endswith("and is not rated.")
-    notes = _noting_outside(compute_standings([]), 1_200, ()).notes
+    choice.outside = 1_200
+    notes = choice.noted(compute_standings([])).notes
     assert notes[-1].startswith("1,200 stored games are not part")
 
 

@@ -29,7 +29,9 @@ def test_public_api_of_arena() -> None:
         "compute_standings",
         "load_league",
         "play_local",
+        "rate_folder",
         "read_games",
+        "render_standings",
         "run_league",
     ]
     for name in arena.__all__:

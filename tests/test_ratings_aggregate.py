@@ -22,8 +22,8 @@ from arena.stats.ratings import (
     _fit_pl,
     _parse,
     _prior_wins,
-    _rows_of,
     compute_standings,
+    rows_of,
     standings_of_rows,
 )
 from tests.ratings_sim import simulate_league
@@ -117,7 +117,7 @@ def _reference_pl(records: list[GameRecord]) -> tuple[FloatArray, FloatArray]:
 @pytest.mark.parametrize("model", ["bt", "pl"])
 def test_fits_on_unit_sums_equal_the_per_game_fits(model: str, seed: int) -> None:
     records = _league(seed)
-    data = _parse(_rows_of(records), stages=model == "pl", in_order=False)
+    data = _parse(rows_of(records), stages=model == "pl", in_order=False)
     n = len(data.names)
     fit = _fit_pl if model == "pl" else _fit_bt
     theta, samples = fit(n, data, _prior_wins(n, PRIOR), RESAMPLES, 0)
@@ -177,7 +177,7 @@ def test_unit_sums_merge_batches_into_exact_totals() -> None:
 
 def test_batched_pl_fits_equal_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     records = _league(6)
-    data = _parse(_rows_of(records), stages=True, in_order=False)
+    data = _parse(rows_of(records), stages=True, in_order=False)
     n = len(data.names)
     prior = _prior_wins(n, PRIOR)
     batched = _fit_pl(n, data, prior, RESAMPLES, 0)[1]

@@ -23,7 +23,7 @@ from arena.game.spec import GameSpec
 from arena.league.layout import GAMES
 from arena.league.reading import read_games, scan_games
 from arena.league.runner import run_league
-from arena.record import FORMAT, NOT_ASKED, GameRecord, _Reader, _well_formed
+from arena.record import FORMAT, NOT_ASKED, GameRecord, well_formed_rows
 from arena.sdk import GameInfo
 from tests.conftest import ROOT, processes_with
 
@@ -102,9 +102,12 @@ def test_a_line_that_is_not_a_game_is_one_clear_error(line: str, message: str) -
         GameRecord.from_json(line)
 
 
-def test_the_fast_reader_agrees_with_the_checking_reader(toy_engine: str) -> None:
-    good = json.loads(a_game(toy_engine).to_json())
-    assert _well_formed(good) == _Reader(good).record()
+def test_a_line_and_a_column_of_lines_are_refused_alike(toy_engine: str) -> None:
+    record = a_game(toy_engine)
+    good = json.loads(record.to_json())
+    assert GameRecord.from_dict(good) == record and well_formed_rows(
+        [good, json.loads(record.to_json())]
+    )
     damaged = [
         {"scores": [float("nan"), 0]},
         {"ranks": [True, 2]},
@@ -116,6 +119,7 @@ def test_the_fast_reader_agrees_with_the_checking_reader(toy_engine: str) -> Non
         {"wall_ms": None},
         {"seating": ["a", 2]},
         {"format": True},
+        {"format": 3.0},
         {"think_us": [[1.5], []]},
         {"think_us": [[-2], []]},
         {"think_us": [[]]},
@@ -125,9 +129,9 @@ def test_the_fast_reader_agrees_with_the_checking_reader(toy_engine: str) -> Non
     ]
     for change in damaged:
         line = good | change
-        assert _well_formed(line) is None, change
+        assert not well_formed_rows([json.loads(record.to_json()), line]), change
         with pytest.raises(RecordError):
-            _Reader(line).record()
+            GameRecord.from_dict(line)
 
 
 def test_format_2_lines_load_without_turns_or_notes(toy_engine: str) -> None:
@@ -137,10 +141,12 @@ def test_format_2_lines_load_without_turns_or_notes(toy_engine: str) -> None:
     old = {k: v for k, v in line.items() if k not in ("think_us", "bot_notes")} | {"format": 2}
     seats = tuple(dataclasses.replace(seat, think_us=(), bot_notes=()) for seat in record.seats)
     expected = dataclasses.replace(record, seats=seats)
-    assert _well_formed(old) == _Reader(old).record() == expected
+    assert GameRecord.from_dict(old) == expected and old["format"] == 2  # left as it was
     with pytest.raises(RecordError, match="no 'think_us'"):
-        _Reader(old | {"format": FORMAT}).record()
-    assert _well_formed(old | {"format": FORMAT}) is None
+        GameRecord.from_dict(old | {"format": FORMAT})
+    assert not well_formed_rows([old | {"format": FORMAT}])
+    rows = [dict(old)]
+    assert well_formed_rows(rows) and rows == [expected.to_dict()]  # upgraded in place
 
 
 def test_reader_numbers_bad_lines_and_keeps_the_rest(tmp_path: Path, toy_engine: str) -> None:

@@ -16,6 +16,7 @@ from typing import IO, Any, TypeVar
 
 import orjson
 
+from arena.collector import collector_paused
 from arena.errors import RecordError, ResultsError
 from arena.forked import Forked, second_core
 from arena.league.atomic import os_reason
@@ -25,18 +26,15 @@ from arena.record import GameRecord, GameRow, well_formed_rows
 
 def read_games(folder: Path | str, warn: Warn | None = None) -> list[GameRecord]:
     """Every game stored in ``folder``, each once; ``warn`` hears of each line skipped."""
-    return list(iter_games(folder, warn))
+    with collector_paused():
+        return list(iter_games(folder, warn))
 
 
 def iter_games(folder: Path | str, warn: Warn | None = None) -> Iterator[GameRecord]:
-    """:func:`read_games` as a stream: one record in memory at a time (standings of a large
-    league read it this way)."""
-    path = Path(folder) / GAMES
-    for number, entry in checked_games(path):
-        if isinstance(entry, GameRecord):
-            yield entry
-        elif warn is not None:
-            warn(f"warning: {path} line {number} skipped: {entry}")
+    """:func:`read_games` as a stream: a chunk of lines in memory at a time, checked as
+    :func:`iter_game_rows` checks them."""
+    for rows in iter_game_rows(Path(folder), warn):
+        yield from map(GameRecord.from_checked, rows)
 
 
 def iter_game_rows(folder: Path, warn: Warn | None = None) -> Iterator[list[GameRow]]:

@@ -19,14 +19,12 @@
 
 from __future__ import annotations
 
-import gc
 import itertools
 import json
 import math
 from array import array
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from itertools import chain, compress, repeat
 from operator import is_not, itemgetter
@@ -35,6 +33,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from arena.collector import collector_paused
 from arena.errors import VERDICTS, ConfigError
 from arena.record import GameRecord, GameRow
 from arena.stats.bootstrap import Resampled, fitted_resamples, percentile_interval, superiority
@@ -706,20 +705,6 @@ def _pct(part: float, rest: float) -> float:
 ROWS_PER_BATCH = 4096
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off: reading creates many small containers (the
-    parsed rows) that never form cycles, and the collector would trace each batch of them
-    while it is alive, for nothing (a third of the reading time of a large folder)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def compute_standings(
     records: Iterable[GameRecord],
     *,
@@ -740,7 +725,7 @@ def compute_standings(
     that won or lost everything).
     """
     return standings_of_rows(
-        _rows_of(records),
+        rows_of(records),
         model=model,
         method=method,
         anchor=anchor,
@@ -750,7 +735,8 @@ def compute_standings(
     )
 
 
-def _rows_of(records: Iterable[GameRecord]) -> Iterator[list[GameRow]]:
+def rows_of(records: Iterable[GameRecord]) -> Iterator[list[GameRow]]:
+    """The JSON forms of ``records``, in batches of :data:`ROWS_PER_BATCH`."""
     batch: list[GameRow] = []
     for record in records:
         batch.append(record.to_dict())
@@ -784,7 +770,7 @@ def standings_of_rows(
     if not prior >= 0:
         raise ConfigError(f"prior must be >= 0 virtual draws, got {prior}")
 
-    with _collector_paused():
+    with collector_paused():  # reading creates many small objects, none in a cycle
         data = _parse(batches, stages=model == "pl", in_order=method == "online")
     names, n = data.names, len(data.names)
     anchor_bot, anchor_rating = _anchor(anchor, names)
