@@ -234,10 +234,11 @@ def run(
     plays its games again, --fresh every game.
 
     Exit status 0; 2 for a mistake in the input; 3 when the league finished but a bot was
-    disqualified (its games are stored and forfeited); 130 when stopped (Ctrl-C or SIGTERM),
-    at any point: the games stored are kept and the line printed says how to resume. Output
-    read by a command that leaves early (| head, quitting less) is dropped from then on; the
-    league goes on, is rated and reported as usual, with the same exit status.
+    disqualified, in this run or an earlier one (its games are stored and forfeited); 130
+    when stopped (Ctrl-C or SIGTERM), at any point: the games stored are kept and the line
+    printed says how to resume. Output read by a command that leaves early (| head, quitting
+    less) is dropped from then on; the league goes on, is rated and reported as usual, with
+    the same exit status.
 
     \b
     Example:
@@ -319,6 +320,8 @@ def run(
             progress.finish()
         _say(line)
 
+    disqualified: list[str] = []  # bots with a seat forfeited as disqualified, this run or before
+
     def wrap_up(outcome: LeagueOutcome) -> None:
         """What a finished league prints and writes (called while the bots end)."""
         from arena.league.layout import bot_log
@@ -340,6 +343,14 @@ def run(
             err=True,
         )
         table = _print_standings(folder, "table", write=True)
+        earlier = [name for name in table.disqualified if name not in outcome.disqualified]
+        for name in earlier:  # a rerun of a finished league: the stored forfeits still stand
+            click.echo(
+                f"arena: bot {name!r} was disqualified in a stored game; see "
+                f"{visible(str(bot_log(folder, name)))}",
+                err=True,
+            )
+        disqualified.extend(earlier)
         if not no_report:
             path = _write_report(folder, None, REPORT_GAMES, table, worker)
             click.echo(f"report: {path}", err=True)
@@ -384,7 +395,7 @@ def run(
             click.echo()  # the person's prompt is still on the line
         click.echo(_stopped_line(outcome, folder, resume), err=True)
         sys.exit(STOPPED_EXIT)
-    if outcome.disqualified:
+    if outcome.disqualified or disqualified:
         sys.exit(DISQUALIFIED_EXIT)
 
 

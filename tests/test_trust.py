@@ -313,6 +313,11 @@ def test_a_disqualified_bot_stores_its_games_and_exits_3(tmp_path: Path, here: P
     assert result.exit_code == DISQUALIFIED_EXIT == 3, result.output
     assert "'dead' was disqualified" in result.output
     assert len(lines(tmp_path / "out")) == 12
+    again = run(tmp_path, text)  # complete: nothing to play, the disqualification stands
+    assert again.exit_code == DISQUALIFIED_EXIT, again.output
+    assert "0 games played, 12 already stored" in again.output
+    log = tmp_path / "out" / "logs" / "dead.log"
+    assert f"arena: bot 'dead' was disqualified in a stored game; see {log}" in again.output
 
 
 def test_a_disqualification_names_the_log_that_holds_the_bots_stderr(

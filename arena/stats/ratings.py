@@ -152,6 +152,8 @@ class Standings:
     """Resampling units: rotation blocks, plus one per seed of solo games."""
     confidence: float = CONFIDENCE
     notes: tuple[str, ...] = field(default=())
+    disqualified: tuple[str, ...] = field(default=())
+    """Bots with a seat forfeited as ``disqualified`` (a league stopped starting them)."""
 
     @property
     def solo(self) -> bool:
@@ -869,4 +871,5 @@ def standings_of_rows(
         games=data.games,
         units=data.units,
         notes=tuple(notes),
+        disqualified=tuple(data.disqualified),
     )
