@@ -11,8 +11,8 @@ from typing import Any, Literal, NamedTuple
 
 PROVENANCE = (
     "Published values come from the Polish rulebook (Muduko 2024) or the gamesfanatic.pl review; "
-    "designed values are the project's decisions where the sources are silent (docs/rules/space- "
-    "five.md, sections 2, 4, 9 and 11)."
+    "designed values are the project's decisions where the sources are silent "
+    "(docs/rules/space-five.md, sections 2, 4, 9 and 11)."
 )
 """Where the data comes from, one line of plain text (the report's summary shows it)."""
 
