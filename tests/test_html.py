@@ -129,7 +129,15 @@ def test_caveats_name_few_blocks_perfect_records_and_bots_that_never_met() -> No
     said = " ".join(caveats(compute_standings(records, bootstrap=20)))
     assert f"Only 6 blocks (fewer than {FEW_BLOCKS}): ± is a lower bound" in said
     assert "Perfect record (a): the rating is set by the prior" in said
+    assert "(b)" not in said  # b lost to a and won against c: no extreme record
     assert "never met: a–c" in said
+
+
+def test_a_bot_that_lost_every_game_is_not_said_to_have_a_perfect_record() -> None:
+    records = [_record(["a", "b"], [1, 2], block, block) for block in range(3)]
+    records += [_record(["c", "a"], [1, 2], block, 10 + block) for block in range(3, 6)]
+    said = " ".join(caveats(compute_standings(records, bootstrap=20)))
+    assert "Perfect record (c); lost every game (b): the ratings are set by the prior" in said
 
 
 def test_counts_of_one_are_singular() -> None:
@@ -189,7 +197,10 @@ def _solo_league() -> list[GameRecord]:
 
 def test_a_solo_leagues_caveat_speaks_of_seeds_not_a_perfect_record() -> None:
     said = caveats(compute_standings(_solo_league(), bootstrap=20))
-    assert any(line.startswith("Best or worst score on every seed (a, b): ") for line in said)
+    assert any(
+        line.startswith("Best score on every seed (a); worst score on every seed (b): ")
+        for line in said
+    )
     assert not any("Perfect record" in line for line in said)
     assert "Only 3 seeds (fewer than 20): ± is a lower bound; a bootstrap over so few seeds" in (
         " ".join(said)

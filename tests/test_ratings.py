@@ -306,7 +306,7 @@ def test_online_standings_claim_no_prior() -> None:
     table = render(online, "table")
     assert "prior" not in table and "Perfect record" not in table
     ml = " ".join(render(compute_standings(perfect), "table").split())  # unwrapped
-    assert "prior 2 virtual draws" in ml and "Perfect record (a, b)" in ml
+    assert "prior 2 virtual draws" in ml and "Perfect record (a); lost every game (b)" in ml
 
 
 @pytest.mark.parametrize("model", MODELS)

@@ -26,17 +26,23 @@ def caveats(standings: Standings) -> list[str]:
             f"Only {counted(standings.units, unit)} (fewer than {FEW_BLOCKS}): ± is a lower "
             f"bound; a bootstrap over so few {unit}s understates the uncertainty."
         )
-    perfect = [row.bot for row in standings.rows if row.games and row.score_pct in (0.0, 100.0)]
-    if perfect and standings.prior:  # with no prior (online Elo, prior 0) it sets nothing
-        record = (
-            "Best or worst score on every seed"  # a solo league's bots meet only by score
+    won = [row.bot for row in standings.rows if row.games and row.score_pct == 100.0]
+    lost = [row.bot for row in standings.rows if row.games and row.score_pct == 0.0]
+    if (won or lost) and standings.prior:  # with no prior (online Elo, prior 0) it sets nothing
+        # a solo league's bots meet only by score
+        best, worst = (
+            ("Best score on every seed", "worst score on every seed")
             if standings.solo
-            else "Perfect record"
+            else ("Perfect record", "lost every game")
         )
+        said = "; ".join(
+            f"{words} ({', '.join(bots)})" for words, bots in ((best, won), (worst, lost)) if bots
+        )
+        one = len(won) + len(lost) == 1
         found.append(
-            f"{record} ({', '.join(perfect)}): the rating is set by the prior "
-            f"({standings.prior:g} virtual draws per bot), not by the games; "
-            "the true gap may be larger."
+            f"{said[0].upper()}{said[1:]}: the rating{'' if one else 's'} "
+            f"{'is' if one else 'are'} set by the prior ({standings.prior:g} virtual draws per "
+            "bot), not by the games; the true gap may be larger."
         )
     if any(standings.crosstable.values()):
         never = [
