@@ -620,6 +620,10 @@ def play(
     With --human NAME you take a seat yourself: before each of your decisions you see what
     happened, the table as your seat sees it and your choices, numbered.
 
+    Exit status 0 when the game was played to its end (a bot's fault and forfeit included:
+    the result shows them); 2 for a mistake in the input; 130 when stopped (Ctrl-C or
+    SIGTERM): the game is not finished.
+
     \b
     Example:
       arena play space-five --bot 'python -m bots.random' \\
@@ -1046,7 +1050,7 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
 
 @main.command(name="check-bot", short_help="Is a bot compliant? Handshake, games, timings.")
 @click.argument("command", metavar="CMD")
-@click.option("--engine", required=True, help="The engine to check the bot on.")
+@click.option("--engine", required=True, metavar="NAME", help="The engine to check the bot on.")
 @click.option(
     "--players",
     type=click.IntRange(1),
@@ -1058,6 +1062,7 @@ def replay_seat_command(folder: str, game_id: str, seat: int, command: str) -> N
     type=click.IntRange(1, 100),
     default=2,
     show_default=True,
+    metavar="N",
     help="Games with the bot in each seat.",
 )
 @click.option("--seed", type=int, default=1, show_default=True)
@@ -1076,11 +1081,11 @@ def check_bot_command(
     startup_ms: int,
     sandbox: str,
 ) -> None:
-    """Check that the bot CMD speaks the protocol and plays ENGINE cleanly.
+    """Check that the bot CMD speaks the protocol and plays the --engine game cleanly.
 
-    Plays GAMES games with the bot in every seat against the random bot and reports every
-    problem in plain words. Exit status 0 when compliant, 1 otherwise; 130 when stopped
-    (Ctrl-C).
+    Plays --games games with the bot in every seat against the random bot and reports every
+    problem in plain words. Exit status 0 when compliant, 1 otherwise; 2 for a mistake in the
+    input; 130 when stopped (Ctrl-C or SIGTERM).
 
     \b
     Example:

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -204,6 +205,26 @@ def test_engines_lists_every_engine() -> None:
 def test_every_command_has_help_with_an_example(command: str) -> None:
     result = CliRunner().invoke(main, [command, "--help"])
     assert result.exit_code == 0 and "Example:" in result.output
+
+
+KNOWN_WORDS = {"HTML", "JSON", "SIGTERM", "TOML"}
+
+
+@pytest.mark.parametrize("name", sorted(main.commands))
+def test_help_writes_only_arguments_in_capitals(name: str) -> None:
+    """An option's value is named with its option (--games N), never alone in capitals as
+    if it were an argument the command takes."""
+    command = main.commands[name]
+    context = click.Context(command)
+    arguments = {p.make_metavar(context) for p in command.params if isinstance(p, click.Argument)}
+    text = re.sub(r"--[\w-]+[ =][A-Z_=]+", "", command.help or "")  # --bot CMD, --human NAME
+    assert set(re.findall(r"\b[A-Z][A-Z_]{2,}\b", text)) <= arguments | KNOWN_WORDS
+
+
+@pytest.mark.parametrize("name", ["run", "play", "check-bot"])
+def test_the_commands_that_play_give_their_exit_statuses(name: str) -> None:
+    said = " ".join(CliRunner().invoke(main, [name, "--help"]).output.split())
+    assert "Exit status 0" in said and "130 when stopped" in said
 
 
 def test_standings_anchor_is_bot_or_bot_equals_rating(tmp_path: Path) -> None:
