@@ -47,6 +47,27 @@ class _Path(click.Path):
         return super().convert(value, param, ctx)
 
 
+class _ResultsFolder(_Path):
+    """A results folder (what ``arena run`` writes): a file given instead is told which
+    folder to give, not click's "Directory ... is a file"."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from arena.league.store import LEAGUE
+
+        if isinstance(value, str) and os.path.isfile(value):
+            holder = Path(value).parent
+            if (holder / LEAGUE).is_file():
+                self.fail(f"{value!r} is a file; give the results folder that holds it: {holder}")
+            self.fail(
+                f"{value!r} is a file; give a results folder (arena run writes one: "
+                "results/NAME for the league NAME, or its --out)"
+            )
+        return super().convert(value, param, ctx)
+
+
 _SANDBOX = click.option(
     "--sandbox",
     type=click.Choice(["auto", "bwrap", "none"]),
@@ -495,7 +516,7 @@ def _resume_command(
 
 
 @main.command(short_help="Print the standings of a results folder.")
-@click.argument("folder", type=_Path(file_okay=False))
+@click.argument("folder", type=_ResultsFolder())
 @click.option(
     "--format",
     "fmt",
@@ -826,7 +847,7 @@ def _option_lines(specs: Mapping[str, Any], width: int = 100) -> list[str]:
 
 
 @main.command(short_help="Re-simulate a stored game from its seed and moves.")
-@click.argument("folder", type=_Path(file_okay=False))
+@click.argument("folder", type=_ResultsFolder())
 @click.argument("game_id")
 @click.option("--show", is_flag=True, help="Narrate the game move by move and draw the table.")
 def replay(folder: str, game_id: str, show: bool) -> None:
@@ -859,7 +880,7 @@ def replay(folder: str, game_id: str, show: bool) -> None:
 
 
 @main.command(short_help="Write the HTML report of a stored league.")
-@click.argument("folder", type=_Path(file_okay=False))
+@click.argument("folder", type=_ResultsFolder())
 @click.option(
     "-o",
     "--output",
@@ -964,7 +985,7 @@ def _write_page(path: Path, page: str, rewrite: str = "run the command again") -
 
 
 @main.command(short_help="Write a page that steps through a stored game.")
-@click.argument("folder", type=_Path(file_okay=False))
+@click.argument("folder", type=_ResultsFolder())
 @click.argument("game_id")
 @click.option(
     "-o",
@@ -1002,7 +1023,7 @@ def _stored_game(folder: Path, game_id: str) -> GameRecord:
 
 
 @main.command(name="replay-seat", short_help="Feed a recorded seat's messages to a bot.")
-@click.argument("folder", type=_Path(file_okay=False))
+@click.argument("folder", type=_ResultsFolder())
 @click.argument("game_id")
 @click.argument("seat", type=click.IntRange(0))
 @click.option("--bot", "command", required=True, metavar="CMD", help="The bot to feed.")

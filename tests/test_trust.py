@@ -637,6 +637,29 @@ def test_click_usage_errors_read_like_the_others(
     one_error_line(result, needle, "(see 'arena")
 
 
+@pytest.mark.parametrize("command", ["standings", "report", "replay", "view", "replay-seat"])
+def test_a_file_given_for_a_results_folder_is_told_which_folder(
+    tmp_path: Path, here: Path, command: str
+) -> None:
+    """A results folder's own file names the folder that holds it; another file, what a
+    results folder is."""
+    assert run(tmp_path, league()).exit_code == 0
+    games = tmp_path / "out" / "games.jsonl"
+    more = {"replay": ["t0-b0-r0"], "view": ["t0-b0-r0"], "replay-seat": ["t0-b0-r0", "0"]}
+    inside = arena(command, str(games), *more.get(command, []))
+    one_error_line(
+        inside, f"'{games}' is a file; give the results folder that holds it: {games.parent}"
+    )
+    assert "Directory" not in inside.output
+    alone = tmp_path / "notes" / "notes.txt"  # not next to the league file run() writes
+    alone.parent.mkdir()
+    alone.write_text("x")
+    one_error_line(
+        arena(command, str(alone), *more.get(command, [])),
+        f"'{alone}' is a file; give a results folder (arena run writes one: results/",
+    )
+
+
 # ---------------------------------------------------------------- 10, 11: tools on folders
 
 
