@@ -596,3 +596,6 @@ def test_describe_and_render() -> None:
     assert line.startswith("seat 0 lures cat 1")
     assert "cushion 0 (you):  0> " in state.render(0) and "cushion 1 (seat 1)" in state.render(0)
     assert all(len(line) <= 100 for line in state.render(0).splitlines())
+    # the rulebook: the stack lies "stroną z kotkami do góry" (picture side up), as the README
+    stack = next(line for line in state.render(0).splitlines() if line.startswith("Cat stack"))
+    assert "picture side up" in stack and "face down" not in stack

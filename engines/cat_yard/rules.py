@@ -831,8 +831,9 @@ class CatYardState(GameState):
     def render(self, seat: int | None) -> str:
         """The table as text, at most 100 columns; ``seat`` is marked "you".
 
-        Everything on the table is public; the bait deck and the cat stack are face down
-        (their sizes are shown). ``seat=None`` also shows their order.
+        Everything on the table is public but the bait deck (face down) and the cat stack
+        (picture side up: only the top tile's points show); their sizes are shown.
+        ``seat=None`` also shows their order.
         """
 
         def who(s: int | None) -> str:
@@ -851,7 +852,8 @@ class CatYardState(GameState):
         for slot, cat in enumerate(self.yard):
             lines.append(f"  slot {slot}: {_cat_words(cat)}")
         top = f"; the top tile shows {CAT_POINTS[self.cat_stack[-1]]} pt" if self.cat_stack else ""
-        lines.append(f"Cat stack: {len(self.cat_stack)} tiles, face down{top}")
+        stack = f"Cat stack: {len(self.cat_stack)} tiles, picture side up (cost and ability hidden)"
+        lines.append(f"{stack}{top}")
         lines.append("Cushions (field 0 is the arrow field, marked >):")
         for pos in range(CUSHIONS):
             guard = ", protected" if self.protected[pos] else ""
