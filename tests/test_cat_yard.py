@@ -599,3 +599,14 @@ def test_describe_and_render() -> None:
     # the rulebook: the stack lies "stroną z kotkami do góry" (picture side up), as the README
     stack = next(line for line in state.render(0).splitlines() if line.startswith("Cat stack"))
     assert "picture side up" in stack and "face down" not in stack
+
+
+def test_a_swap_reads_the_same_at_the_seat_and_in_the_event_line() -> None:
+    """The human seat's choice (``describe``) and the event line (the guide) use one wording."""
+    from engines.cat_yard.guide import narrate
+
+    state = table(cushions=[(1, None, None, None), *ARROWS], yard=[1, 30, 31, 32])
+    action = {"type": "swap", "target": 2}
+    seat_line = state.describe(action)
+    assert seat_line == "seat 0 swaps arrow cards with cushion 2"
+    assert narrate(["act", 0, action], lambda seat: f"seat {seat}") == "seat 0: " + seat_line[7:]

@@ -107,7 +107,7 @@ def _action(action: Mapping[str, Any]) -> str:
     if kind == "place_drawn":
         return f"places the drawn card on field {action['field']}"
     if kind == "swap":
-        return f"swaps arrow-field cards with cushion {action['target']}"
+        return f"swaps arrow cards with cushion {action['target']}"  # as rules.describe
     if kind == "ability":
         slots = f" on yard slots {action['slots']}" if "slots" in action else ""
         return f"uses the ability of cat {action['cat']} ({CATS[action['cat']].ability}){slots}"
