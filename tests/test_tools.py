@@ -15,6 +15,7 @@ import trio
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.game.botproc import STDERR_TAIL_LINES, StderrLog
 from arena.league.runner import run_league
 from arena.tools.checkbot import EXPLAIN, percentile
 from tests.conftest import ROOT, processes_left, processes_with, wait_until
@@ -265,6 +266,48 @@ def test_replay_seat_shows_the_traceback_of_a_bot_that_crashes(
     assert heading == "  last lines the bot wrote to stderr:"
     assert said[0] == "  | Traceback (most recent call last):"
     assert said[-1] == "  | RuntimeError: boom \\x1b[2J at the first act"  # shown, not obeyed
+
+
+def _traceback(frames: int) -> bytes:
+    calls = "".join(f'  File "bot.py", line {n}, in f{n}\n    f{n + 1}()\n' for n in range(frames))
+    return f"Traceback (most recent call last):\n{calls}RuntimeError: boom\n".encode()
+
+
+def test_the_stderr_tail_starts_at_the_last_traceback_and_says_it_repeated() -> None:
+    log = StderrLog(None, 0)
+    for _ in range(3):  # one per game: the bot is started again and fails the same way
+        log.write(b"bot: thinking\n" + _traceback(1))
+    assert log.last_lines() == [
+        "last lines the bot wrote to stderr (the last of 3 identical tracebacks):",
+        "| Traceback (most recent call last):",
+        '|   File "bot.py", line 0, in f0',
+        "|     f1()",
+        "| RuntimeError: boom",
+    ]
+
+
+def test_a_long_traceback_keeps_its_first_line_and_its_end() -> None:
+    log = StderrLog(None, 0)
+    log.write(_traceback(12))  # 26 lines
+    heading, first, cut, *end = log.last_lines()
+    assert heading == "last lines the bot wrote to stderr:"
+    assert first == "| Traceback (most recent call last):"
+    assert end[0].startswith('|   File "bot.py"')  # the end begins at a frame
+    assert end[-1] == "| RuntimeError: boom" and len(end) <= STDERR_TAIL_LINES - 2
+    assert cut == f"  ({26 - 1 - len(end)} lines left out)"
+
+
+def test_a_chained_traceback_is_shown_from_its_first_part() -> None:
+    log = StderrLog(None, 0)
+    log.write(_traceback(0) + b"\nDuring handling of the above exception, another exception")
+    log.write(b" occurred:\n\n" + _traceback(0).replace(b"boom", b"bang"))
+    assert log.last_lines()[1:] == [
+        "| Traceback (most recent call last):",
+        "| RuntimeError: boom",
+        "| During handling of the above exception, another exception occurred:",
+        "| Traceback (most recent call last):",
+        "| RuntimeError: bang",
+    ]
 
 
 def test_replay_seat_shows_what_a_bot_said_when_it_failed_to_start(

@@ -203,13 +203,55 @@ class StderrLog:
     def last_lines(self) -> list[str]:
         """What the bot last wrote to stderr, to show under a fault: a heading and at most
         :data:`STDERR_TAIL_LINES` lines, each cut to :data:`STDERR_TAIL_WIDTH` characters
-        and its control characters made visible; nothing when it wrote nothing."""
+        and its control characters made visible; nothing when it wrote nothing.
+
+        A Python traceback is shown from its first line (a long one with its end, the
+        middle left out), once: the heading counts the identical ones it wrote before."""
         text = self.recent.decode("utf-8", errors="replace")
-        lines = [line for line in text.splitlines() if line.strip()][-STDERR_TAIL_LINES:]
-        if not lines:
-            return []
-        shown = [f"| {protocol.visible(line[:STDERR_TAIL_WIDTH])}" for line in lines]
-        return ["last lines the bot wrote to stderr:", *shown]
+        lines = [line for line in text.splitlines() if line.strip()]
+        cut_off = len(self.recent) == _TAIL_BYTES  # most likely: it wrote more before
+        if cut_off and lines:
+            del lines[0]  # most likely the end of a line whose start is no longer kept
+        heading = "last lines the bot wrote to stderr:"
+        start = _last_traceback(lines)
+        if start is None:
+            tail = lines[-STDERR_TAIL_LINES:]
+        else:
+            tail = lines[start:]  # a bot started again and again writes the same one
+            times = sum(lines[i : i + len(tail)] == tail for i in range(start + 1))
+            if times > 1:
+                least = "at least " if cut_off else ""
+                heading = (
+                    f"last lines the bot wrote to stderr (the last of {least}{times} identical "
+                    "tracebacks):"
+                )
+        shown = [f"| {protocol.visible(line[:STDERR_TAIL_WIDTH])}" for line in tail]
+        if start is not None and len(tail) > STDERR_TAIL_LINES:  # its first line, then its end
+            end = tail[2 - STDERR_TAIL_LINES :]
+            frame = next((i for i, line in enumerate(end) if line.startswith(_FRAME)), 0)
+            kept = len(end) - frame  # from a frame's first line on
+            shown = [shown[0], f"  ({len(tail) - 1 - kept} lines left out)", *shown[-kept:]]
+        return [heading, *shown] if shown else []
+
+
+_TRACEBACK = "Traceback (most recent call last):"
+_FRAME = '  File "'
+_CHAINED = (
+    "During handling of the above exception, another exception occurred:",
+    "The above exception was the direct cause of the following exception:",
+)
+
+
+def _last_traceback(lines: list[str]) -> int | None:
+    """Where the last Python traceback in ``lines`` begins (a chained one: its first
+    part), or None when they hold none."""
+    starts = [i for i, line in enumerate(lines) if line.startswith(_TRACEBACK)]
+    if not starts:
+        return None
+    start = starts.pop()
+    while starts and start > 0 and lines[start - 1] in _CHAINED:
+        start = starts.pop()
+    return start
 
 
 def _resource_limits(limits: Limits) -> list[tuple[int, int]]:
