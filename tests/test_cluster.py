@@ -118,8 +118,14 @@ def test_resume_on_a_cluster_plays_only_what_is_missing(
     games = tmp_path / "out" / "games.jsonl"
     lines = games.read_bytes().splitlines(keepends=True)
     games.write_bytes(b"".join(lines[:4]) + lines[4][:20])  # killed mid-write, mid-block
-    again = run_cluster_league(league, tmp_path / "out", jobs=2, scheduler=scheduler)
+    said: list[str] = []
+    again = run_cluster_league(
+        league, tmp_path / "out", jobs=2, scheduler=scheduler, say=said.append
+    )
     assert again.skipped == 4 and again.played == len(lines) - 4
+    line = next(line for line in said if "Dask cluster" in line)  # where the games are played
+    assert line.startswith(f"playing on the Dask cluster at {scheduler}: 2 workers (tcp://")
+    assert "; dashboard http://" in line
     stored = read_games(tmp_path / "out")
     assert len({r.id for r in stored}) == len(stored) == len(lines)
     assert comparable(stored) == reference(tmp_path, league)

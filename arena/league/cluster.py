@@ -36,6 +36,7 @@ from arena.league.stopping import (
     stops_raised,
 )
 from arena.record import GameRecord
+from arena.words import counted
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -188,6 +189,23 @@ def _connect_failure(exc: Exception) -> str:
     return f"it does not speak Dask's protocol ({type(exc).__name__})"
 
 
+_SHOWN_WORKERS = 4
+"""Workers named in :func:`cluster_line`; the rest are counted."""
+
+
+def cluster_line(client: Client) -> str:
+    """One line naming the cluster a league plays on: its scheduler, workers and dashboard."""
+    info = client.scheduler_info()
+    workers = sorted(info["workers"])
+    more = len(workers) - _SHOWN_WORKERS
+    shown = ", ".join(workers[:_SHOWN_WORKERS]) + (f" and {more} more" if more > 0 else "")
+    dashboard = f"dashboard {client.dashboard_link}" if client.dashboard_link else "no dashboard"
+    return (
+        f"playing on the Dask cluster at {info['address']}: "
+        f"{counted(len(workers), 'worker')} ({shown}); {dashboard}"
+    )
+
+
 class _DaskPlayer:
     """Plays a driver's blocks as Dask tasks: the client's side of one league run."""
 
@@ -216,6 +234,8 @@ class _DaskPlayer:
             client.register_plugin(plugin, name=self.plugin)
             self._check_preflight(client)
             workers = len(client.scheduler_info()["workers"])
+            if self.say is not None:
+                self.say(cluster_line(client))
             finished = as_completed(with_results=True)
             for _ in range(BLOCKS_PER_WORKER * max(1, workers)):
                 if not self._submit_next(client, finished, in_flight):
