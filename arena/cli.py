@@ -451,29 +451,27 @@ def _check_modules(league: LeagueConfig, config: str, *, remote: bool) -> None:
 
 def _check_module(bot: BotSpec, label: str, where: str = "", *, remote: bool = False) -> None:
     """Refuse ``bot`` (called ``label``, in ``where``) if its ``python -m MODULE`` names a
-    module its interpreter cannot find: it would forfeit every game at start-up. Warn when
-    that is not certain: another interpreter (its own packages are not searched), or a bot
-    started elsewhere (``remote``)."""
+    module its interpreter cannot find: it would forfeit every game at start-up. Warn only
+    for a bot started elsewhere (``remote``); say nothing when it is not certain
+    (:func:`~arena.league.fingerprint.missing_module`)."""
     from arena.league.fingerprint import missing_module
 
-    missing = missing_module(bot)
-    if missing is None:
+    module = missing_module(bot)
+    if module is None:
         return
-    module, certain = missing
-    if certain and not remote:
-        raise ConfigError(
-            f"{where}{label}: no module named {module!r} to run with -m "
-            "(searched as its Python would: the folder arena runs from, PYTHONPATH, "
-            "this Python's packages)"
+    if remote:
+        _say(
+            f"warning: {label}: no module named {module!r} here; unless the cluster's workers "
+            "find it, the bot cannot start"
         )
-    if certain:
-        said = f"no module named {module!r} here; unless the cluster's workers find it"
-    else:
-        said = (
-            f"module {module!r} is not on its PYTHONPATH; unless {bot.argv()[0]} has it "
-            "among its own packages"
-        )
-    _say(f"warning: {label}: {said}, the bot cannot start")
+        return
+    python = bot.argv()[0]
+    packages = "this Python's" if python == sys.executable else f"{python}'s"
+    raise ConfigError(
+        f"{where}{label}: no module named {module!r} to run with -m "
+        f"(searched as its Python would: the folder arena runs from, PYTHONPATH, {packages} "
+        "packages)"
+    )
 
 
 def _import_the_standings() -> None:

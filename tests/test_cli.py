@@ -67,20 +67,32 @@ def test_a_python_module_that_does_not_exist_is_refused_before_any_game(
     assert not (tmp_path / "games.jsonl").exists()
 
 
-def test_a_module_another_python_may_have_is_a_warning(
+def test_a_module_another_python_lacks_is_refused_and_one_it_has_is_not_warned_of(
     tmp_path: Path, toy_engine: str, in_repo: Path
 ) -> None:
-    other = tmp_path / "python3"  # another interpreter: its own packages are not searched
-    other.symlink_to(sys.executable)
+    """Another interpreter is asked where it looks (a virtual environment: its own
+    site-packages); a module it has is not warned about."""
+    other = tmp_path / "env" / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(other.parent.parent)])
+    purelib = subprocess.run(
+        [other, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    (Path(purelib) / "fpvenvbot.py").write_text("raise SystemExit('no bot here')\n")
     text = GOOD.replace("python -m bots.random", f"{other} -m fpnothing", 1)
     (tmp_path / "l.toml").write_text(text)
     out = tmp_path / "out"
     result = CliRunner().invoke(main, ["run", str(tmp_path / "l.toml"), "--out", str(out)])
-    assert (
-        f"arena: warning: bot 'a': module 'fpnothing' is not on its PYTHONPATH; unless {other} "
-        "has it among its own packages, the bot cannot start\n"
-    ) in result.output
-    assert "games scheduled" in result.output  # the league was played: its games say
+    assert result.exit_code == 2 and result.output == (
+        f"arena: error: {tmp_path / 'l.toml'}: bot 'a': no module named 'fpnothing' to run "
+        "with -m (searched as its Python would: the folder arena runs from, PYTHONPATH, "
+        f"{other}'s packages)\n"
+    )
+    (tmp_path / "l.toml").write_text(text.replace("fpnothing", "fpvenvbot"))
+    played = CliRunner().invoke(main, ["run", str(tmp_path / "l.toml"), "--out", str(out)])
+    assert "games scheduled" in played.output  # the league was played: its games say
+    assert "warning" not in played.output and "PYTHONPATH" not in played.output
 
 
 def test_transcripts_are_only_recorded_for_games_played_now(

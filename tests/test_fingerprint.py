@@ -4,6 +4,7 @@ nothing of the bot imported into the arena."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from importlib.machinery import ModuleSpec
 from importlib.util import spec_from_file_location
@@ -116,7 +117,7 @@ def test_a_relative_pythonpath_entry_means_the_folder_arena_ran_from(
     assert module_file("fpbots.mine", own_interpreter=False) == mine
 
 
-def missing(cmd: str) -> tuple[str, bool] | None:
+def missing(cmd: str) -> str | None:
     return missing_module(BotSpec("b", tuple(cmd.split())))
 
 
@@ -125,9 +126,9 @@ def test_a_module_no_search_finds_is_missing_for_certain(
 ) -> None:
     """``arena run`` refuses such a bot: its interpreter is the arena's, searched whole."""
     bot_package(site)
-    assert missing("python -m fpbots.nothing") == ("fpbots.nothing", True)
-    assert missing("python3 -u -m fpnothing") == ("fpnothing", True)
-    assert missing("python -m fpbots") == ("fpbots", True)  # a package without __main__
+    assert missing("python -m fpbots.nothing") == "fpbots.nothing"
+    assert missing("python3 -u -m fpnothing") == "fpnothing"
+    assert missing("python -m fpbots") == "fpbots"  # a package without __main__
     for found in ("python -m fpbots.mine", "python -X dev -m fpbots.mine", "python -m json.tool"):
         assert missing(found) is None, found
     assert missing("python -m __hello__") is None  # frozen: runs, though no file is named
@@ -139,11 +140,55 @@ def test_a_module_no_search_finds_is_missing_for_certain(
     assert "fpbots" not in sys.modules
 
 
-def test_another_interpreters_missing_module_is_not_certain(elsewhere: Path, site: Path) -> None:
+def test_an_interpreter_that_cannot_be_asked_is_not_said_to_miss_a_module(
+    elsewhere: Path, site: Path
+) -> None:
     bot_package(site)  # the arena's own packages: perhaps not the other interpreter's
-    assert missing("/opt/other/bin/python3 -m fpbots.mine") == ("fpbots.mine", False)
+    assert missing("/opt/other/bin/python3 -m fpbots.mine") is None  # unsure: nothing said
     bot_package(elsewhere)
     assert missing("/opt/other/bin/python3.12 -m fpbots.mine") is None
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real virtual environment (no pip) with the bot module ``fpvenvbot`` installed."""
+    root = tmp_path_factory.mktemp("venv") / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True)
+    python = root / "bin" / "python"
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(purelib) / "fpvenvbot.py").write_text("print('ready')\n")
+    return python
+
+
+def test_a_virtual_environments_own_package_is_found_by_asking_it(
+    elsewhere: Path, venv: Path
+) -> None:
+    """Its site-packages is not the arena's: the interpreter is asked where it looks."""
+    assert missing(f"{venv} -m fpvenvbot") is None
+    assert missing(f"{venv} -m fpvenvnothing") == "fpvenvnothing"  # its whole search repeated
+    assert named_files([str(venv), "-m", "fpvenvbot"]) == []  # not the arena's to hash
+
+
+def test_a_virtual_environment_with_a_finder_of_its_own_is_not_second_guessed(
+    elsewhere: Path, venv: Path, tmp_path: Path
+) -> None:
+    """An editable install's finder (put on sys.meta_path by a .pth file) may know a module
+    no folder holds: the arena cannot repeat that search and says nothing."""
+    purelib = next((venv.parent.parent / "lib").glob("python*/site-packages"))
+    finder = purelib / "fpfinder.py"
+    finder.write_text("class Finder:\n    find_spec = staticmethod(lambda *a: None)\n")
+    pth = purelib / "fpfinder.pth"
+    pth.write_text("import sys, fpfinder; sys.meta_path.append(fpfinder.Finder)\n")
+    try:
+        assert missing(f"{venv} -m fpvenvnothing") is None
+    finally:
+        pth.unlink()
+        finder.unlink()
 
 
 def test_only_the_interpreters_own_dash_m_is_read(elsewhere: Path) -> None:

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import os
 import pkgutil
 import reprlib
 import shutil
+import subprocess
 import sys
+import tempfile
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from importlib.machinery import ModuleSpec, PathFinder
@@ -156,6 +159,11 @@ def module_spec(name: str, own_interpreter: bool = True) -> ModuleSpec | None:
     """The spec of what ``python -m name`` runs in a bot (a package's ``__main__``), found
     as :func:`module_file` says; None when it is not found there."""
     path, finders = _search(own_interpreter)
+    return _main_spec(name, path, finders)
+
+
+def _main_spec(name: str, path: list[str], finders: Sequence[Any]) -> ModuleSpec | None:
+    """The spec of what ``-m name`` runs, searched on ``path`` by ``finders``."""
     spec = _find_spec(name, path, finders)
     if spec is not None and spec.submodule_search_locations is not None:
         spec = _find_spec(f"{name}.__main__", path, finders)  # a package runs its __main__
@@ -170,21 +178,72 @@ def _search(own_interpreter: bool) -> tuple[list[str], Sequence[Any]]:
     return path, (sys.meta_path if own_interpreter else [PathFinder])
 
 
+_PROBE = """\
+import json, sys
+finders = [f"{f.__module__}.{getattr(f, '__qualname__', type(f).__qualname__)}"
+           for f in sys.meta_path]
+print(json.dumps({"path": sys.path[1:], "version": sys.version_info[:2], "finders": finders}))
+"""
+"""Run by another interpreter: its search path (less its working folder) and finders."""
+
+_PLAIN_FINDERS = {
+    "_frozen_importlib.BuiltinImporter",
+    "_frozen_importlib.FrozenImporter",
+    "_frozen_importlib_external.PathFinder",
+    "_distutils_hack.DistutilsMetaFinder",  # setuptools' .pth: it finds distutils only
+}
+"""Meta path finders whose search :class:`PathFinder` on ``sys.path`` repeats here."""
+
+PROBE_TIMEOUT_S = 10
+
+
+def _found_by(program: str, module: str) -> bool | None:
+    """Does the interpreter ``program`` (a bot's own, a virtual environment's) find
+    ``module``, started as a bot is (its environment, an empty working folder)? None when
+    that is not certain: it did not answer, it has finders of its own (an editable
+    install's), or it is another Python version (its compiled modules look different).
+
+    The interpreter is asked for its search path only; the search is done here, so that
+    nothing of the bot is imported (see :func:`module_file`).
+    """
+    from arena.game.environment import bot_environment
+
+    with tempfile.TemporaryDirectory(prefix="arena-probe-") as home:
+        try:
+            answer = subprocess.run(
+                [program, "-c", _PROBE],
+                env=bot_environment(home),
+                cwd=home,
+                capture_output=True,
+                timeout=PROBE_TIMEOUT_S,
+                check=True,
+            )
+            seen = json.loads(answer.stdout)
+            path = [str(entry) for entry in seen["path"]]
+        except (OSError, subprocess.SubprocessError, ValueError, TypeError, KeyError):
+            return None
+    if _main_spec(module, path, [PathFinder]) is not None:
+        return True
+    plain = set(seen["finders"]) <= _PLAIN_FINDERS
+    return False if plain and tuple(seen["version"]) == sys.version_info[:2] else None
+
+
 def _is_python(program: str) -> bool:
     """Does ``program`` look like a Python interpreter (``python3.12``, ``/venv/bin/python``)?"""
     base = os.path.basename(program)
     return program == sys.executable or base.rstrip("0123456789.") in ("python", "pypy")
 
 
-def missing_module(bot: BotSpec) -> tuple[str, bool] | None:
-    """The module of a bot's ``python -m MODULE`` when it is not found as the bot's
-    interpreter would find it (:func:`module_spec`), and whether that is certain; else None.
+def missing_module(bot: BotSpec) -> str | None:
+    """The module of a bot's ``python -m MODULE`` when it is certainly not found as the
+    bot's interpreter would find it; else None.
 
-    It is certain when the bot runs the arena's own interpreter (``python``, ``python3``),
-    whose whole search the arena repeats (the bot's ``PYTHONPATH`` and this interpreter's
-    ``sys.path`` and finders: what the sandbox shows a bot is within it). For another
-    interpreter only the bot's ``PYTHONPATH`` is searched: the module may be among that
-    interpreter's own packages.
+    For the arena's own interpreter (``python``, ``python3``) the arena repeats its whole
+    search (:func:`module_spec`: the bot's ``PYTHONPATH`` and this interpreter's
+    ``sys.path`` and finders: what the sandbox shows a bot is within it). Another
+    interpreter (a virtual environment's) is asked where it looks when the module is not on
+    the bot's ``PYTHONPATH`` (:func:`_found_by`); when its search cannot be repeated here,
+    nothing is certain and None is returned.
     """
     if bot.is_human:
         return None
@@ -197,10 +256,14 @@ def missing_module(bot: BotSpec) -> tuple[str, bool] | None:
     # an arena started with -P or -I has no script folder first on its sys.path
     own = argv[0] == sys.executable and not sys.flags.safe_path
     try:
-        spec = module_spec(module, own_interpreter=own)
+        if module_spec(module, own_interpreter=own) is not None:
+            return None
+        if own:
+            return module
+        found = _found_by(argv[0], module)  # another interpreter: asked where it looks
     except (ImportError, ValueError, OSError):  # a name the finders refuse: let the bot say
         return None
-    return None if spec is not None else (module, own)
+    return module if found is False else None
 
 
 def _find_spec(name: str, path: list[str], finders: Sequence[Any]) -> ModuleSpec | None:
