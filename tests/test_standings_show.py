@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from arena.show.caveats import caveats
+import pytest
+
+from arena.show.caveats import FEW_BLOCKS, caveats
 from arena.show.html.report import _standings_table
 from arena.show.tables import render
 from arena.stats.ratings import compute_standings
@@ -89,3 +91,22 @@ def test_the_crosstable_marks_a_pair_that_never_met_and_leaves_the_diagonal_blan
         ["2.", "b", "0", "(1)", "100", "(1)"],
         ["3.", "c", "-", "0", "(1)"],
     ]
+
+
+def test_the_los_is_left_out_of_the_tables_below_few_blocks() -> None:
+    """Over fewer than FEW_BLOCKS blocks the bootstrap's LOS is too sure
+    (benchmarks/los_calibration.py): the tables say so instead of showing it."""
+    few = compute_standings(simulate_league([1500] * 3, players=2, blocks=12, seed=3), bootstrap=50)
+    assert few.los  # computed, and in the JSON
+    for fmt in ("table", "markdown"):
+        text = " ".join(render(few, fmt).split())
+        assert f"Likelihood of superiority not shown: over fewer than {FEW_BLOCKS} blocks" in text
+        assert "% of resamples rating the row bot" not in text
+    shown = json.loads(render(few, "json"))["los"]  # in %
+    assert shown == {
+        a: {b: pytest.approx(100 * p) for b, p in row.items()} for a, row in few.los.items()
+    }
+    many = compute_standings(
+        simulate_league([1500] * 3, players=2, blocks=30, seed=3), bootstrap=50
+    )
+    assert "% of resamples rating the row bot above" in render(many, "table")

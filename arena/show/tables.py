@@ -18,7 +18,7 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.errors import VERDICTS, ConfigError
-from arena.show.caveats import caveats
+from arena.show.caveats import FEW_BLOCKS, caveats
 from arena.stats.ratings import ONLINE_K, BotStanding, Standings
 from arena.words import counted
 
@@ -233,6 +233,19 @@ def _crosstable(standings: Standings, names: dict[str, str], markdown: bool) -> 
 
 
 def _los(standings: Standings, names: dict[str, str], markdown: bool) -> str:
+    if standings.units < FEW_BLOCKS:
+        unit = "seeds" if standings.solo else "blocks"
+        return _titled(
+            "Likelihood of superiority",
+            textwrap.fill(
+                f"not shown: over fewer than {FEW_BLOCKS} {unit} the bootstrap too often "
+                "rates bots of equal strength apart (docs/ratings.md, When to trust the "
+                "numbers); --format json has it.",
+                WIDTH,
+            ),
+            markdown,
+        )
+
     def cell(bot: str, opp: str) -> str:
         p = standings.los.get(bot, {}).get(opp)
         return f"{100 * p:.0f}" if p is not None else ""
