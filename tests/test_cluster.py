@@ -402,7 +402,8 @@ def test_an_sprt_league_on_a_cluster_stops_where_in_process_stops(
     assert (
         lines[0] == f"warning: {outcome.sprt.caution()}"
     )  # [0, 400]: wider than the approximation likes
-    assert len(lines) == 1 + outcome.sprt.blocks
+    assert lines[1].startswith(f"playing on the Dask cluster at {scheduler}: ")
+    assert len(lines) == 2 + outcome.sprt.blocks
     # games in flight when the test decided are stored too: compare the blocks it used
     used = {
         f"t0-b{block}-r{rotation}" for block in range(outcome.sprt.blocks) for rotation in (0, 1)
@@ -517,7 +518,8 @@ def test_the_client_waits_a_bounded_time_for_the_workers_to_close(
         league, tmp_path / "out", jobs=1, scheduler=scheduler, say=lines.append
     )
     assert outcome.played == 9 and time.monotonic() - started < 20
-    assert lines == [
+    assert lines[0].startswith(f"playing on the Dask cluster at {scheduler}: ")
+    assert lines[1:] == [
         "warning: the workers did not report their bots closed within 2 s: see the workers' logs"
     ]
     assert processes_with(marker) == []
