@@ -55,7 +55,7 @@ class _ResultsFolder(_Path):
         super().__init__(file_okay=False)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from arena.league.store import LEAGUE
+        from arena.league.layout import LEAGUE
 
         if isinstance(value, str) and os.path.isfile(value):
             holder = Path(value).parent
