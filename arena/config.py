@@ -270,8 +270,8 @@ def spelled(value: Any) -> str:
     ``{move_ms = 5}`` (Python's spelling, ``True`` or ``'two'``, is not what the user wrote)."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # a TOML basic string, escapes and all
+    if isinstance(value, str):  # a TOML basic string, escapes and all, on one line
+        return "".join(map(_escaped, json.dumps(value, ensure_ascii=False)))
     if isinstance(value, float) and not math.isfinite(value):
         return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
     if isinstance(value, list):
@@ -281,6 +281,14 @@ def spelled(value: Any) -> str:
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
     return repr(value)  # integers and finite floats
+
+
+def _escaped(char: str) -> str:
+    """``char``, or its TOML escape when it does not print (U+0085 and U+2028 end a line)."""
+    if char.isprintable():
+        return char
+    code = ord(char)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def spelled_pairs(table: Mapping[str, Any]) -> str:

@@ -298,3 +298,9 @@ def test_a_stored_league_is_read_as_it_was_played(tmp_path: Path) -> None:
     partial = config.read_back({"engine": "sim"}, source="stored", default_name="x")
     assert partial.name == "x" and not partial.scheduled and not partial.rules_known
     assert config.read_back({}, source="stored", default_name="x").engine == ""
+
+
+def test_a_value_that_ends_lines_is_spelled_on_one_line() -> None:
+    # U+0085 and U+2028 end a line for str.splitlines, as for a terminal's reader
+    assert config.spelled("a\x85b\u2028c") == '"a\\u0085b\\u2028c"'
+    assert len(config.spelled("a\x85b").splitlines()) == 1
