@@ -7,6 +7,12 @@ Engines are imported only when asked for, so ``arena --help`` stays fast::
     ['cat-yard']
     >>> engines.get("space-five").title
     'Space Five (Piątka z kosmosu)'
+
+A *family* serves a whole set of names ``PREFIX:SPEC``: ``openspiel:kuhn_poker`` is
+OpenSpiel's Kuhn poker, built on first use by the family's module (``engine_named(name)``,
+which imports no arena and keeps one engine per name). A family's names are not listed by
+:func:`names` (there are too many); each engine it builds declares its optional parts
+(:mod:`engines.parts`) as any engine does.
 """
 
 from __future__ import annotations
@@ -30,15 +36,26 @@ _MODULES: dict[str, str] = {
 }
 
 
-class UnknownEngine(KeyError):
-    """No engine of that name is registered."""
+# family prefix -> module whose ``engine_named(name)`` builds the engine ``PREFIX:SPEC``
+_FAMILIES: dict[str, str] = {
+    "openspiel": "engines.openspiel",
+}
 
-    def __init__(self, name: str) -> None:
+
+class UnknownEngine(KeyError):
+    """No engine of that name is registered, or a family cannot build it (``reason``: why,
+    in one line, e.g. what to install)."""
+
+    def __init__(self, name: str, reason: str = "") -> None:
         self.name = name
+        self.reason = reason
         super().__init__(name)
 
     def __str__(self) -> str:
-        return f"unknown engine {self.name!r}; valid engines: {', '.join(names())}"
+        if self.reason:
+            return self.reason
+        families = ", ".join(f"{prefix}:NAME" for prefix in sorted(_FAMILIES))
+        return f"unknown engine {self.name!r}; valid engines: {', '.join(names())}, {families}"
 
 
 def register(name: str, module: str) -> None:
@@ -59,15 +76,25 @@ def names() -> list[str]:
     return sorted(_MODULES)
 
 
+def _module_of(name: str) -> str:
+    """The module that defines engine ``name``: its own, or its family's."""
+    module = _MODULES.get(name)
+    if module is not None:
+        return module
+    prefix, colon, _spec = name.partition(":")
+    if colon and prefix in _FAMILIES:
+        return _FAMILIES[prefix]
+    raise UnknownEngine(name)
+
+
 def get(name: str) -> Engine:
     """The engine called ``name`` (imported on first use)."""
-    try:
-        module_name = _MODULES[name]
-    except KeyError:
-        raise UnknownEngine(name) from None
-    module = importlib.import_module(module_name)
-    engine: Engine = module.ENGINE
-    return engine
+    module = importlib.import_module(_module_of(name))
+    if name in _MODULES:
+        engine: Engine = module.ENGINE
+        return engine
+    built: Engine = module.engine_named(name)  # raises UnknownEngine with its reason
+    return built
 
 
 def parts_of(name: str) -> Parts:
