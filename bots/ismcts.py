@@ -89,6 +89,7 @@ from arena.sdk import GameInfo, run
 from engines.base import (
     Action,
     ActionKey,
+    CannotSample,
     Engine,
     EngineError,
     OptionError,
@@ -687,7 +688,12 @@ def _check(parser: argparse.ArgumentParser, given: Mapping[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     flags, name = parse(argv)
-    run(make_choose(flags), name=name, version="3", on_end=report, on_hello=prepare(flags))
+    try:
+        choose, hello = make_choose(flags), prepare(flags)
+        run(choose, name=name, version="3", on_end=report, on_hello=hello)
+    except CannotSample as exc:  # e.g. an OpenSpiel game without resample_from_infostate
+        print(f"ismcts: cannot search this game: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ Action = dict[str, Any]
 __all__ = [
     "Action",
     "ActionKey",
+    "CannotSample",
     "Engine",
     "EngineBase",
     "EngineError",
@@ -64,6 +65,12 @@ class IllegalAction(EngineError):
         self.action = action
         self.reason = reason
         super().__init__(f"seat {seat}: {reason}: {action!r}")
+
+
+class CannotSample(EngineError):
+    """The engine cannot draw a state from what a seat knows (``sample_state``,
+    ``determinize``): a hosted game without the means to (an OpenSpiel game without
+    ``resample_from_infostate``). A search bot refuses such a game with this message."""
 
 
 class OptionError(EngineError):

@@ -37,8 +37,8 @@ import pyspiel
 
 from engines.base import (
     Action,
+    CannotSample,
     EngineBase,
-    EngineError,
     GameState,
     OptionError,
     OptionSpec,
@@ -74,10 +74,6 @@ def _quiet() -> Iterator[None]:
 def _why(exc: Exception) -> str:
     """OpenSpiel's error message, one line, without its trailing list of nothing."""
     return " ".join(str(exc).split()).removesuffix(" Available parameters are:")
-
-
-class NotResampled(EngineError):
-    """The game hides something and OpenSpiel offers no ``resample_from_infostate`` for it."""
 
 
 class OpenSpielEngine(EngineBase):
@@ -270,7 +266,7 @@ class OpenSpielState(GameState):
             twin._reseed(rng)  # only future chance is unknown
             return twin
         if not self.engine.resamples(state, seat):
-            raise NotResampled(
+            raise CannotSample(
                 f"{self.engine.name}: OpenSpiel offers no resample_from_infostate for this "
                 "game, so a seat's hidden information cannot be redrawn"
             )

@@ -17,8 +17,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engines.base import EngineError
-from engines.openspiel.rules import NotResampled, OpenSpielState
+from engines.base import CannotSample, EngineError
+from engines.openspiel.rules import OpenSpielState
 
 NODES = 200_000  # the most tree nodes one rebuild visits
 
@@ -34,7 +34,7 @@ def sample_state(
             root.apply_action(action)
         return OpenSpielState.wrap(engine, root, rng)
     if not game.get_type().provides_information_state_string:
-        raise NotResampled(
+        raise CannotSample(
             f"{engine.name}: OpenSpiel gives this game no information-state string, so a "
             "state cannot be rebuilt from a seat's observations"
         )
@@ -46,7 +46,7 @@ def sample_state(
         )
     state = OpenSpielState.wrap(engine, found, rng)
     if not engine.resamples(found, seat):
-        raise NotResampled(
+        raise CannotSample(
             f"{engine.name}: OpenSpiel offers no resample_from_infostate for this game"
         )
     return state
