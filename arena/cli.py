@@ -824,6 +824,8 @@ def list_engines() -> None:
             click.echo(f"  has no {', '.join(absent)} part")
         for line in _option_lines(engine.option_specs()):
             click.echo(line)
+    for prefix, summary in engines.families().items():
+        click.echo(f"{prefix}:NAME: {summary}")
 
 
 def _option_lines(specs: Mapping[str, Any], width: int = 100) -> list[str]:

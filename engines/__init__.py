@@ -76,6 +76,15 @@ def names() -> list[str]:
     return sorted(_MODULES)
 
 
+def families() -> dict[str, str]:
+    """Each family's prefix and its one-line summary (the ``SUMMARY`` of its module, which
+    imports nothing optional)."""
+    return {
+        prefix: str(importlib.import_module(module).SUMMARY)
+        for prefix, module in sorted(_FAMILIES.items())
+    }
+
+
 def _module_of(name: str) -> str:
     """The module that defines engine ``name``: its own, or its family's."""
     module = _MODULES.get(name)

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from engines.openspiel.rules import OpenSpielEngine
 
 INSTALL = "pip install 'tabletop-arena[openspiel]'"
+SUMMARY = (
+    "any OpenSpiel game, e.g. openspiel:leduc_poker(players=3)\n"
+    f"  (OpenSpiel's parameter syntax, no [options]; needs {INSTALL})"
+)
 _BUILT: dict[str, OpenSpielEngine] = {}
 
 

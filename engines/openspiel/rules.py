@@ -135,6 +135,14 @@ class OpenSpielEngine(EngineBase):
     def option_specs(self) -> Mapping[str, OptionSpec]:
         return {}
 
+    def check(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        if options:
+            raise OptionError(
+                f"{self.name} takes no options: OpenSpiel's parameters go into the engine "
+                f"name, as in openspiel:{self._short}({next(iter(options))}=...)"
+            )
+        return super().check(players, options)
+
     def check_more(self, players: int, options: Mapping[str, Any]) -> None:
         self.game(players)
 
