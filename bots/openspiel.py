@@ -10,11 +10,13 @@ referee's ``start`` seed:
   the observations (``engine.sample_state``: in a game of perfect information the true
   state; otherwise one state drawn from what this seat knows, so determinized MCTS).
 - ``cfr``: a tabular policy from OpenSpiel's counterfactual regret minimisation
-  (``pyspiel.CFRSolver``): ``--policy FILE`` loads one saved by ``--save FILE``; without
-  it the bot solves ``--iterations`` of CFR before answering ``ready`` (small games only:
-  Kuhn poker takes well under a second). An action is drawn from the policy's
-  probabilities at this seat's information state (the observation's
-  ``information_state``). A policy file is JSON: ``{"game": ..., "players": ...,
+  (``pyspiel.CFRSolver``): ``--policy FILE`` loads one that
+  ``python -m bots.openspiel --algorithm cfr --engine NAME [--players N] --save FILE``
+  solved and wrote beforehand (it then exits: no protocol); without ``--policy`` the bot
+  solves ``--iterations`` of CFR before answering ``ready`` (small games only: Kuhn
+  poker takes well under a second), and again for another table size when one comes.
+  An action is drawn from the policy's probabilities at this seat's information state
+  (the observation's ``information_state``). A policy file is JSON: ``{"game": ..., "players": ...,
   "policy": {information state: [[action id, probability], ...]}}``.
 
 It needs OpenSpiel (``pip install 'tabletop-arena[openspiel]'``) and an ``openspiel:``
@@ -48,7 +50,6 @@ class Settings:
     rollouts: int = 1
     iterations: int = 1000
     policy: Path | None = None
-    save: Path | None = None
 
 
 def load_engine(name: str) -> Any:
@@ -109,8 +110,6 @@ class Player:
             self.policies[count] = policy
             return
         self.policies[players] = solve(engine.game(players), settings.iterations)
-        if settings.save is not None:
-            save_policy(settings.save, engine, players, self.policies[players])
 
     def choose(self, observation: dict[str, Any], legal: list[Action], game: GameInfo) -> int:
         if len(legal) == 1:
@@ -159,8 +158,8 @@ class Player:
         return next(i for i, action in enumerate(legal) if action["id"] == chosen)
 
 
-def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
-    """The settings and the bot name from the command line."""
+def parse(argv: list[str] | None = None) -> tuple[Settings, str, argparse.Namespace]:
+    """The settings, the bot name and the parsed flags from the command line."""
     parser = argparse.ArgumentParser(
         prog="python -m bots.openspiel", description=__doc__.split("\n")[0]
     )
@@ -174,7 +173,11 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
         "--iterations", type=int, default=1000, help="cfr: CFR iterations when solving"
     )
     parser.add_argument("--policy", type=Path, help="cfr: a policy file to load (else solve)")
-    parser.add_argument("--save", type=Path, help="cfr: write the solved policy to this file")
+    parser.add_argument(
+        "--save", type=Path, help="cfr: solve for --engine, write the policy here and exit"
+    )
+    parser.add_argument("--engine", help="with --save: the openspiel: engine to solve")
+    parser.add_argument("--players", type=int, help="with --save: the table size (default 2)")
     parser.add_argument("--name", help="the name sent in ready (default openspiel-ALGORITHM)")
     args = parser.parse_args(argv)
     for flag in ("simulations", "rollouts", "iterations"):
@@ -182,22 +185,33 @@ def parse(argv: list[str] | None = None) -> tuple[Settings, str]:
             parser.error(f"--{flag} must be at least 1, got {getattr(args, flag)}")
     if args.algorithm != "cfr" and (args.policy or args.save):
         parser.error("--policy and --save only work with --algorithm cfr")
+    if (args.save is None) != (args.engine is None) or (args.players and not args.save):
+        parser.error("--save, --engine (and --players) go together: solve, write, exit")
+    if args.save and args.policy:
+        parser.error("--save solves a policy; --policy loads one: give one of them")
     settings = Settings(
-        args.algorithm,
-        args.simulations,
-        args.uct_c,
-        args.rollouts,
-        args.iterations,
-        args.policy,
-        args.save,
+        args.algorithm, args.simulations, args.uct_c, args.rollouts, args.iterations, args.policy
     )
-    return settings, args.name or f"openspiel-{args.algorithm}"
+    return settings, args.name or f"openspiel-{args.algorithm}", args
+
+
+def solve_and_save(engine_name: str, players: int | None, iterations: int, path: Path) -> None:
+    """``--save``: solve CFR for a table of ``players`` of the engine and write the policy."""
+    engine = load_engine(engine_name)
+    count = players or min(max(2, engine.min_players), engine.max_players)
+    engine.check(count, {})  # an OptionError (an EngineError) names the allowed sizes
+    policy = solve(engine.game(count), iterations)
+    save_policy(path, engine, count, policy)
+    print(f"{path}: {len(policy)} information states, {iterations} CFR iterations", flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
-    settings, name = parse(argv)
+    settings, name, args = parse(argv)
     player = Player(settings)
     try:
+        if args.save is not None:
+            solve_and_save(args.engine, args.players, settings.iterations, args.save)
+            return
         run(player.choose, name=name, version="1", on_hello=player.on_hello)
     except EngineError as exc:
         print(f"bots.openspiel: {exc}", file=sys.stderr, flush=True)

@@ -145,12 +145,12 @@ def test_ismcts_refuses_a_game_it_cannot_sample_in_one_line() -> None:
 
 def test_cfr_policy_saved_and_loaded(tmp_path: Path) -> None:
     path = tmp_path / "kuhn.json"
-    solver = adapter.Player(adapter.Settings("cfr", iterations=200, save=path))
-    solver.on_hello("openspiel:kuhn_poker", {})
+    adapter.main(["--algorithm", "cfr", "--engine", "openspiel:kuhn_poker", "--save", str(path)])
     loader = adapter.Player(adapter.Settings("cfr", policy=path))
     loader.on_hello("openspiel:kuhn_poker", {})
-    assert loader.policies == solver.policies
-    assert len(loader.policies[2]) == 12  # Kuhn poker's information states
+    solved = adapter.solve(pyspiel.load_game("kuhn_poker"), 1000)
+    assert loader.policies == {2: solved}
+    assert len(solved) == 12  # Kuhn poker's information states
     other = adapter.Player(adapter.Settings("cfr", policy=path))
     with pytest.raises(adapter.EngineError, match="a policy for openspiel:kuhn_poker"):
         other.on_hello("openspiel:leduc_poker", {})
