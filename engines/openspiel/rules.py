@@ -103,7 +103,7 @@ class OpenSpielEngine(EngineBase):
                 f"hosted ({kind.dynamics.name}, {kind.chance_mode.name})"
             )
         self.title = f"{kind.long_name} (OpenSpiel)"
-        self.version = f"open_spiel {importlib.metadata.version('open_spiel')}"
+        self.version = importlib.metadata.version("open_spiel")
         self.perfect = kind.information == PERFECT
         if "players" in params or "players" not in kind.parameter_specification:
             self.min_players = self.max_players = game.num_players()

@@ -1,11 +1,12 @@
 """An OpenSpiel game's table as an SVG picture: each seat's observation string, as
-OpenSpiel writes it (monospace, one block per seat given; see :mod:`engines.svgkit`)."""
+OpenSpiel writes it (monospace, one block per seat given; see :mod:`engines.svgkit`), and
+its information-state string when that says more."""
 
 from __future__ import annotations
 
 from html import escape
 
-from engines.svgkit import MUTED, Canvas, Views, seat_colour, seat_label
+from engines.svgkit import MUTED, Canvas, View, Views, seat_colour, seat_label
 
 PRIVATE = True
 """A seat's observation string shows only what that seat may see (in a game of perfect
@@ -15,8 +16,17 @@ LINE = 15  # pixels per line of text
 CHAR = 7.3  # pixels per character of 12-pixel monospace
 
 
+def _text(view: View) -> str:
+    """The seat's observation string, and its information state if that differs."""
+    seen = str(view.get("observation", "")).rstrip("\n")
+    known = str(view.get("information_state", "")).rstrip("\n")
+    if known and known != seen:
+        return f"{seen}\ninformation state: {known}" if seen else known
+    return seen
+
+
 def draw(views: Views) -> str:
-    blocks = [(seat, str(view.get("observation", "")).rstrip("\n")) for seat, view in views.items()]
+    blocks = [(seat, _text(view)) for seat, view in views.items()]
     widest = max((len(line) for _, text in blocks for line in text.split("\n")), default=0)
     canvas = Canvas(int(max(260, 24 + CHAR * widest)))
     y = 8.0
