@@ -17,8 +17,11 @@ same uniformly random policy in every seat, measured interleaved in the same run
     seat (subprocess bots, protocol lines, the results store), ``jobs`` games at once.
 
 Decisions are those of the players (chance nodes are not decisions); the arena's are counted
-from ``games.jsonl`` between its first and last finished game. Each cell is the best of
-``--trials`` interleaved trials. The ratio openspiel/arena is the subprocess referee's cost.
+from ``games.jsonl`` between its first and last finished game; its games/s are shown too,
+since these games are short (2-8 decisions) and a game's own cost in the arena (start and
+end messages, the record written and fsync'd) weighs as much as its decisions. Each cell is
+the best of ``--trials`` interleaved trials. The ratio openspiel/arena is the subprocess
+referee's cost.
 """
 
 from __future__ import annotations
@@ -126,12 +129,14 @@ def main() -> None:
                 run = _bench.run_timed_league(league(name, rounds), level)
                 label = f"arena jobs {level}"
                 best[label] = max(best.get(label, 0.0), run.decisions_per_s)
+                best[f"{label} games"] = max(best.get(f"{label} games", 0.0), run.games_per_s)
         row: dict[str, Any] = {"engine": name, "decisions/game": round(per_game, 2)}
         row["openspiel loop dec/s"] = round(best["openspiel"])
         row["engine adapter dec/s"] = round(best["engine"])
         for level in jobs:
             arena = best[f"arena jobs {level}"]
             row[f"arena jobs {level} dec/s"] = round(arena)
+            row[f"games/s jobs {level}"] = round(best[f"arena jobs {level} games"])
             row[f"openspiel/arena jobs {level}"] = best["openspiel"] / arena
         rows.append(row)
     _bench.print_table(rows, "OpenSpiel games: decisions/s of the same random policy")
