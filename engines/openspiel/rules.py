@@ -105,6 +105,10 @@ class OpenSpielEngine(EngineBase):
         self.title = f"{kind.long_name} (OpenSpiel)"
         self.version = importlib.metadata.version("open_spiel")
         self.perfect = kind.information == PERFECT
+        # what OpenSpiel builds for a seat (asked once: get_type() makes a new object)
+        self.strings = kind.provides_observation_string
+        self.infostates = kind.provides_information_state_string
+        self.tensors = kind.provides_observation_tensor
         if "players" in params or "players" not in kind.parameter_specification:
             self.min_players = self.max_players = game.num_players()
         else:
@@ -242,17 +246,16 @@ class OpenSpielState(GameState):
         self._chance()
 
     def observation(self, seat: int) -> dict[str, Any]:
-        state = self._state
-        kind = self.game.get_type()
+        state, engine = self._state, self.engine
         view: dict[str, Any] = {"seat": seat, "to_move": self.to_move()}
-        if kind.provides_observation_string:
+        if engine.strings:
             view["observation"] = state.observation_string(seat)
-        if kind.provides_information_state_string:
+        if engine.infostates:
             view["information_state"] = state.information_state_string(seat)
             view.setdefault("observation", view["information_state"])
-        if kind.provides_observation_tensor:
+        if engine.tensors:
             view["observation_tensor"] = list(state.observation_tensor(seat))
-        if self.engine.perfect:
+        if engine.perfect:
             view["history"] = list(state.history())
         return view
 

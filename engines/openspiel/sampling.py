@@ -33,7 +33,7 @@ def sample_state(
         for action in observations[-1]["history"]:
             root.apply_action(action)
         return OpenSpielState.wrap(engine, root, rng)
-    if not game.get_type().provides_information_state_string:
+    if not engine.infostates:
         raise CannotSample(
             f"{engine.name}: OpenSpiel gives this game no information-state string, so a "
             "state cannot be rebuilt from a seat's observations"
