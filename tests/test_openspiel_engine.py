@@ -91,6 +91,21 @@ def test_observation_carries_strings_tensor_and_actions() -> None:
     assert {"id": 0, "name": "o(0,0)"} in state.legal_actions()
 
 
+@pytest.mark.parametrize("name", ["openspiel:leduc_poker", "openspiel:tic_tac_toe"])
+def test_encoding_is_openspiel_s_ids_and_tensor(name: str) -> None:
+    engine = engines.get(name)
+    encoding = engine.encoding(2, {})  # type: ignore[attr-defined]
+    state = engine.new_game(2, 3, {})
+    rng = random.Random(3)
+    while (seat := state.to_move()) is not None:
+        view, legal = state.observation(seat), state.legal_actions()
+        ids = [encoding.action_id(view, action) for action in legal]
+        assert ids == state.spiel.legal_actions()  # type: ignore[attr-defined]
+        assert all(0 <= i < encoding.num_actions for i in ids)
+        assert encoding.tensor(view).shape == (encoding.size,)
+        state.apply_index(rng.randrange(len(legal)))
+
+
 def test_a_game_without_resampling_cannot_be_sampled() -> None:
     state = engines.get("openspiel:liars_dice").new_game(2, 1, {})
     with pytest.raises(CannotSample, match="resample_from_infostate"):

@@ -45,6 +45,7 @@ from engines.base import (
     Result,
     ranks_from_scores,
 )
+from engines.openspiel.encoding import OpenSpielEncoding
 
 PREFIX = "openspiel:"
 CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -165,6 +166,11 @@ class OpenSpielEngine(EngineBase):
                 "perfect_information": self.perfect,
             }
         }
+
+    def encoding(self, players: int, options: Mapping[str, Any]) -> OpenSpielEncoding:
+        """OpenSpiel's action ids and observation tensor for a table of ``players``
+        (``engines.base.Encoding``; see :mod:`.encoding`)."""
+        return OpenSpielEncoding(self.game(players))
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> OpenSpielState:
         return OpenSpielState(self, self.game(players), seed)
