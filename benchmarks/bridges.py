@@ -1,6 +1,6 @@
 """The bridges' cost: an arena league on an OpenSpiel game against OpenSpiel's own loop.
 
-    python benchmarks/bridges.py            # full: 3 games, jobs 1 and 2, best of 2 (~3 min)
+    python benchmarks/bridges.py            # full: 3 games, jobs 1 and 2, best of 2 (~5 min)
     python benchmarks/bridges.py --quick    # smoke test (~15 s)
 
 **OpenSpiel games hosted by the arena** (``engine = "openspiel:NAME"``). For each game, the
@@ -14,7 +14,13 @@ same uniformly random policy in every seat, measured interleaved in the same run
     seat to move, as the referee builds it, and ``apply_index``), no referee: the adapter's
     own cost;
 (c) **arena**: ``run_league`` with ``python -m bots.openspiel --algorithm random`` in every
-    seat (subprocess bots, protocol lines, the results store), ``jobs`` games at once.
+    seat (subprocess bots, protocol lines, the results store), ``jobs`` games at once;
+(c') **arena, trivial bot** (jobs 1): the same league with ``benchmarks/trivial_bot.py``
+    (always index 0, no JSON parsing) in every seat instead: the referee's share of (c)
+    without the Python bot's own cost;
+(d) **pipe**: the physical limit of any subprocess referee on this machine now: raw round
+    trips of a real ``act`` line of the game with ``benchmarks/trivial_bot.py``
+    (``_bench.ping_pong``, one pair).
 
 Decisions are those of the players (chance nodes are not decisions); the arena's are counted
 from ``games.jsonl`` between its first and last finished game; its games/s are shown too,
@@ -85,14 +91,14 @@ def engine_loop(name: str, seconds: float, seed: int = 1) -> tuple[int, int, flo
     return decisions, game, time.perf_counter() - started
 
 
-def league(name: str, rounds: int) -> arena_config.LeagueConfig:
+def league(name: str, rounds: int, cmd: str = RANDOM_BOT) -> arena_config.LeagueConfig:
     data: dict[str, Any] = {
         "name": "bridges",
         "engine": name,
         "players": [2],
         "rounds": rounds,
         "seed": 1,
-        "bots": [{"name": f"random-{i}", "cmd": RANDOM_BOT} for i in range(2)],
+        "bots": [{"name": f"bot-{i}", "cmd": cmd} for i in range(2)],
     }
     return arena_config.parse(data, source="<benchmark bridges>")
 
@@ -119,12 +125,17 @@ def main() -> None:
         decisions, games, _took = engine_loop(name, 0.2)
         per_game = decisions / games
         rounds = _bench.rounds_for(wanted, round(per_game), 2, minimum_games=20)
+        line = _bench.act_message(engine, 2)
         best: dict[str, float] = {}
         for _ in range(trials):
             count, took = openspiel_loop(game, seconds)
             best["openspiel"] = max(best.get("openspiel", 0.0), count / took)
             count, _games, took = engine_loop(name, seconds)
             best["engine"] = max(best.get("engine", 0.0), count / took)
+            trips = _bench.ping_pong(line, seconds)
+            best["pipe"] = max(best.get("pipe", 0.0), trips)
+            run = _bench.run_timed_league(league(name, rounds, _bench.TRIVIAL_CMD), 1)
+            best["trivial"] = max(best.get("trivial", 0.0), run.decisions_per_s)
             for level in jobs:
                 run = _bench.run_timed_league(league(name, rounds), level)
                 label = f"arena jobs {level}"
@@ -133,6 +144,8 @@ def main() -> None:
         row: dict[str, Any] = {"engine": name, "decisions/game": round(per_game, 2)}
         row["openspiel loop dec/s"] = round(best["openspiel"])
         row["engine adapter dec/s"] = round(best["engine"])
+        row["pipe RT/s"] = round(best["pipe"])
+        row["arena trivial bot jobs 1 dec/s"] = round(best["trivial"])
         for level in jobs:
             arena = best[f"arena jobs {level}"]
             row[f"arena jobs {level} dec/s"] = round(arena)
