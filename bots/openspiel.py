@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,9 +103,13 @@ class Player:
         """Load the engine, and the policy (cfr): loaded from --policy or solved now."""
         engine = load_engine(engine_name)
         settings = self.settings
+        players = min(max(2, engine.min_players), engine.max_players)
+        if settings.algorithm == "mcts":  # a game it cannot sample is refused now, not mid-game
+            state = engine.new_game(players, 0, engine.check(players, {}))
+            seen = [state.observation(state.to_move())]
+            engine.sample_state(players, {}, state.to_move(), seen, random.Random(0))
         if settings.algorithm != "cfr":
             return
-        players = min(max(2, engine.min_players), engine.max_players)
         if settings.policy is not None:
             count, policy = load_policy(settings.policy, engine)
             self.policies[count] = policy

@@ -142,10 +142,17 @@ def test_without_openspiel_the_name_says_what_to_install() -> None:
     )
 
 
-def test_ismcts_refuses_a_game_it_cannot_sample_in_one_line() -> None:
+@pytest.mark.parametrize(
+    ("bot", "said"),
+    [
+        ("bots.ismcts --iterations 10", "ismcts: cannot search this game: "),
+        ("bots.openspiel --algorithm mcts", "bots.openspiel: "),
+    ],
+)
+def test_search_bots_refuse_a_game_they_cannot_sample_in_one_line(bot: str, said: str) -> None:
     hello = '{"type":"hello","protocol":1,"engine":"openspiel:liars_dice","options":{}}\n'
     done = subprocess.run(
-        [sys.executable, "-m", "bots.ismcts", "--iterations", "10"],
+        [sys.executable, "-m", *bot.split()],
         cwd=ROOT,
         input=hello,
         capture_output=True,
@@ -154,7 +161,7 @@ def test_ismcts_refuses_a_game_it_cannot_sample_in_one_line() -> None:
     )
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
-    assert lines[-1].startswith("ismcts: cannot search this game: openspiel:liars_dice:")
+    assert lines[-1].startswith(f"{said}openspiel:liars_dice: OpenSpiel offers no resample")
     assert not any("Traceback" in line for line in lines)
 
 
