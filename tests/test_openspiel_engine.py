@@ -64,6 +64,32 @@ def test_determinize_redraws_what_the_seat_cannot_see() -> None:
     assert theirs == {"0", "1", "2"} - {own}
 
 
+@pytest.mark.parametrize("name", ["openspiel:kuhn_poker", "openspiel:leduc_poker"])
+def test_a_seat_s_observation_does_not_depend_on_the_other_hand(name: str) -> None:
+    """Two deals that differ only in seat 1's card give seat 0 the same observation (strings,
+    tensor, everything) after the same actions."""
+    engine = engines.get(name)
+    deals: dict[tuple[int, int], int] = {}  # the first two cards -> a seed that deals them
+    for seed in range(200):
+        state = engine.new_game(2, seed, {})
+        deals.setdefault(tuple(state.result().detail["chance"][:2]), seed)
+    pairs = [
+        (engine.new_game(2, one, {}), engine.new_game(2, two, {}))
+        for (mine, theirs), one in deals.items()
+        for (mine2, theirs2), two in deals.items()
+        if mine == mine2 and theirs != theirs2
+    ]
+    assert pairs
+    for one, two in pairs:
+        for index in (1, 0):  # the same actions in both games: a bet, then a fold
+            assert one.observation(0) == two.observation(0)
+            assert one.legal_actions() == two.legal_actions()
+            one.apply_index(index)
+            two.apply_index(index)
+        assert one.observation(0) == two.observation(0)
+        assert one.observation(1) != two.observation(1)
+
+
 @pytest.mark.parametrize(
     ("name", "players"),
     [("openspiel:tic_tac_toe", 2), ("openspiel:kuhn_poker", 3), ("openspiel:leduc_poker", 2)],
