@@ -289,3 +289,47 @@ def test_every_rotation_of_a_block_gets_the_same_chance_outcomes(tmp_path: Path)
         longest = max(outcomes, key=len)
         assert all(longest[: len(seen)] == seen and len(seen) >= 3 for seen in outcomes)
     assert len({outcomes[0][:3] for outcomes in by_block.values()}) > 1
+
+
+def test_viewer_in_chromium_shows_each_seat_its_own_strings(tmp_path: Path) -> None:
+    """A Kuhn poker game's page in headless Chromium: the whole table shows both seats'
+    information states at the first step; seat 0's view shows its own and not seat 1's."""
+    import shutil
+
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("no chromium browser installed")
+    bots = {"one": "--algorithm random", "two": "--algorithm random"}
+    out = run_league_file(tmp_path, _league("kuhn", "openspiel:kuhn_poker", 2, bots), jobs=1)
+    record = GameRecord.from_json((out / "games.jsonl").read_text().splitlines()[0])
+    page_file = tmp_path / "view.html"
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    done = CliRunner().invoke(main, ["view", str(out), record.id, "-o", str(page_file)])
+    assert done.exit_code == 0, done.output
+    state = record.first_state()
+    mine, theirs = (state.observation(seat)["information_state"] for seat in (0, 1))
+    assert mine != theirs
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(page_file.resolve().as_uri())
+            page.wait_for_selector("#viewer[data-ready]")
+            board = page.locator("#viewer .board")
+            whole = board.text_content() or ""
+            assert f"information state: {mine}" in whole
+            assert f"information state: {theirs}" in whole
+            page.select_option("#viewer select.view", "0")
+            own = board.text_content() or ""
+            assert f"information state: {mine}" in own
+            assert f"information state: {theirs}" not in own
+            page.screenshot(path=tmp_path / "seat0.png", full_page=True)
+            assert errors == []
+        finally:
+            browser.close()
