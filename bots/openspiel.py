@@ -117,6 +117,8 @@ class Player:
         self.policies[players] = solve(engine.game(players), settings.iterations)
 
     def choose(self, observation: dict[str, Any], legal: list[Action], game: GameInfo) -> int:
+        # every observation, forced moves' too: sample_state matches them one by one
+        game.memory.setdefault("observations", []).append(observation)
         if len(legal) == 1:
             return 0
         algorithm = self.settings.algorithm
@@ -150,8 +152,7 @@ class Player:
         import pyspiel
 
         engine = load_engine(game.engine)
-        seen: list[dict[str, Any]] = game.memory.setdefault("observations", [])
-        seen.append(observation)
+        seen: list[dict[str, Any]] = game.memory["observations"]
         state = engine.sample_state(game.players, game.options, game.seat, seen, game.rng)
         settings = self.settings
         seed = game.rng.getrandbits(31)
