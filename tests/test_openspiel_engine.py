@@ -271,8 +271,10 @@ def test_every_rotation_of_a_block_gets_the_same_chance_outcomes(tmp_path: Path)
     """Leduc poker at three seats (a private card each, then a public card if the betting
     gets there): every game of a block has the same chance outcomes (read back by replaying
     its stored seed and moves), one the prefix of another where a game ended before the
-    public card; the blocks' deals differ from one another."""
-    bots = {f"random-{i}": "--algorithm random" for i in range(3)}
+    public card; the blocks' deals differ from one another. One seat is OpenSpiel's MCTS on
+    states sampled from its own observations."""
+    bots = {"random-0": "--algorithm random", "random-1": "--algorithm random"}
+    bots["mcts"] = "--algorithm mcts --simulations 50"  # searches states sampled from its view
     out = run_league_file(tmp_path, _league("leduc", "openspiel:leduc_poker(players=3)", 4, bots))
     by_block: dict[int, list[tuple[int, ...]]] = defaultdict(list)
     games = (out / "games.jsonl").read_text().splitlines()
@@ -285,6 +287,7 @@ def test_every_rotation_of_a_block_gets_the_same_chance_outcomes(tmp_path: Path)
         assert chance == tuple(record.detail["chance"])
         by_block[record.block].append(chance)
     assert len(games) == 12 and len(by_block) == 4
+    assert all(game["verdicts"] == [{}, {}, {}] for game in map(json.loads, games))
     for outcomes in by_block.values():
         longest = max(outcomes, key=len)
         assert all(longest[: len(seen)] == seen and len(seen) >= 3 for seen in outcomes)
