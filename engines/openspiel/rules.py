@@ -46,6 +46,7 @@ from engines.base import (
     ranks_from_scores,
 )
 from engines.openspiel.encoding import OpenSpielEncoding
+from engines.parts import Parts
 
 PREFIX = "openspiel:"
 CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -79,6 +80,13 @@ def _why(exc: Exception) -> str:
 
 class OpenSpielEngine(EngineBase):
     """The engine for one OpenSpiel game string (see the module docstring)."""
+
+    parts = Parts(
+        guide="engines.openspiel.guide",
+        picture="engines.openspiel.svg",
+        data="engines.openspiel.data",
+        sampling="engines.openspiel.sampling",
+    )
 
     def __init__(self, name: str) -> None:
         spec = name.removeprefix(PREFIX)
