@@ -9,6 +9,7 @@ from pathlib import Path
 import arena
 import engines
 import engines.base
+import engines.openspiel
 import engines.testing
 from arena import errors, protocol
 
@@ -60,6 +61,7 @@ def test_engine_contract_exports() -> None:
     assert sorted(engines.base.__all__) == [
         "Action",
         "ActionKey",
+        "CannotSample",
         "Engine",
         "EngineBase",
         "EngineError",
@@ -92,6 +94,7 @@ def test_engine_contract_exports() -> None:
         "little-everdell",
         "space-five",
     ]
+    assert engines.families() == {"openspiel": engines.openspiel.SUMMARY}
 
 
 def test_error_tree_matches_the_verdict_classes() -> None:
