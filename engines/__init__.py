@@ -21,7 +21,10 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from engines.base import Engine
+    from collections.abc import Mapping
+    from typing import Any
+
+    from engines.base import Encoding, Engine
     from engines.guides import Guide
     from engines.parts import Parts
     from engines.svgkit import Picture as Picture
@@ -126,6 +129,16 @@ def guide(name: str) -> Guide:
         return plain_guide(name)
     found: Guide = module.GUIDE
     return found
+
+
+def encoding(name: str, players: int, options: Mapping[str, Any] | None = None) -> Encoding:
+    """The action numbering and observation tensor of engine ``name`` for a table of
+    ``players`` with ``options`` (partial options are checked and resolved first), from the
+    ``encoding`` module next to its rules (see :class:`engines.base.Encoding`)."""
+    resolved = get(name).check(players, dict(options or {}))
+    module = importlib.import_module(f"{_MODULES[name]}.encoding")
+    made: Encoding = module.encoding(players, resolved)
+    return made
 
 
 def picture(name: str) -> Picture | None:

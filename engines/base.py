@@ -35,6 +35,7 @@ __all__ = [
     "CannotSample",
     "Engine",
     "EngineBase",
+    "Encoding",
     "EngineError",
     "EventLog",
     "GameState",
@@ -45,8 +46,10 @@ __all__ = [
     "Result",
     "State",
     "action_key",
+    "action_of_id",
     "declared_fields",
     "derive_rng",
+    "legal_ids",
     "ranks_from_scores",
     "resolve_options",
     "utility",
@@ -716,3 +719,43 @@ class SampleMemo:
             self._state = rebuild()
             self._last, self._count, self._seat = last, len(observations), seat
         return self._state.determinize(seat, rng)
+
+
+# -- what learning libraries need (the bridges in arena/bridges) ------------------------
+
+
+class Encoding(Protocol):
+    """A fixed numbering of the actions and a tensor of the observations, for one table
+    (a player count and resolved options): ``engines.encoding(name, players, options)``,
+    made by the engine's ``encoding.py``.
+
+    ``num_actions`` is how many distinct action ids the table can have; ``action_id`` maps
+    a legal action to its id in ``range(num_actions)``, given the observation of the seat
+    to move (ids are unique within every legal list; the legal list itself keeps its
+    meaning). The way back is :func:`action_of_id`. ``tensor`` turns one observation (the
+    dict the protocol sends) into a flat float32 vector of ``size`` numbers; ``slices``
+    names its parts in order (``(name, length, meaning)``; each engine's README lists
+    them), so the tensor shows nothing the observation does not.
+    """
+
+    num_actions: int
+    size: int
+    slices: Sequence[tuple[str, int, str]]
+
+    def action_id(self, observation: Mapping[str, Any], action: Action) -> int: ...
+    def tensor(self, observation: Mapping[str, Any]) -> Any: ...
+
+
+def legal_ids(encoding: Encoding, observation: Mapping[str, Any], legal: Sequence[Action]) -> list[int]:
+    """The ids of a legal list, in its order."""
+    return [encoding.action_id(observation, action) for action in legal]
+
+
+def action_of_id(
+    encoding: Encoding, observation: Mapping[str, Any], legal: Sequence[Action], action_id: int
+) -> Action:
+    """The legal action whose id is ``action_id``; else :class:`IllegalAction`."""
+    for action in legal:
+        if encoding.action_id(observation, action) == action_id:
+            return action
+    raise IllegalAction(observation.get("seat"), action_id, "no legal action has this id")
