@@ -33,9 +33,9 @@ __all__ = [
     "Action",
     "ActionKey",
     "CannotSample",
+    "Encoding",
     "Engine",
     "EngineBase",
-    "Encoding",
     "EngineError",
     "EventLog",
     "GameState",
@@ -746,7 +746,9 @@ class Encoding(Protocol):
     def tensor(self, observation: Mapping[str, Any]) -> Any: ...
 
 
-def legal_ids(encoding: Encoding, observation: Mapping[str, Any], legal: Sequence[Action]) -> list[int]:
+def legal_ids(
+    encoding: Encoding, observation: Mapping[str, Any], legal: Sequence[Action]
+) -> list[int]:
     """The ids of a legal list, in its order."""
     return [encoding.action_id(observation, action) for action in legal]
 

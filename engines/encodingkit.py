@@ -9,8 +9,7 @@ to a laid-out table, for games played on an unbounded grid.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -108,4 +107,23 @@ def action_table(spaces: Mapping[int, Sequence[tuple[str, int, str]]]) -> str:
     return slice_table(spaces).replace("| slice |", "| actions |", 1)
 
 
-Encoder = Callable[[Mapping[str, Any]], Vector]
+def readme_tables(name: str) -> str:
+    """The two tables of engine ``name``'s README section "Action ids and observation
+    tensor", for every player count (``python -m engines.encodingkit NAME`` prints them)."""
+    import engines
+
+    engine = engines.get(name)
+    made = {p: engines.encoding(name, p) for p in range(engine.min_players, engine.max_players + 1)}
+    actions = action_table({p: made[p].space.blocks for p in made})  # type: ignore[attr-defined]
+    sizes = ", ".join(f"{made[p].num_actions} ({p}p)" for p in made)
+    tensor = slice_table({p: made[p].slices for p in made})
+    return (
+        f"Action ids, in blocks in this order ({sizes} in all):\n\n{actions}\n\n"
+        f"Observation tensor (float32), its slices in this order:\n\n{tensor}\n"
+    )
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(readme_tables(sys.argv[1]))

@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
-from engines.base import Engine, GameState, IllegalAction, State, declared_fields
+from engines.base import Encoding, Engine, GameState, IllegalAction, State, declared_fields
 
 S = TypeVar("S", bound=State, covariant=True)
 
@@ -124,6 +124,20 @@ def check_clone_independent(state: State, rng: random.Random, moves: int = 20) -
     assert after[2] == before[2], "moves on a clone changed the original's legal list"
 
 
+def _encoding(engine: Engine, players: int, options: Mapping[str, Any] | None) -> Encoding | None:
+    """The engine's :class:`~engines.base.Encoding`, or None for an engine without one."""
+    import engines
+
+    if engine.name not in engines.names():
+        return None
+    try:
+        return engines.encoding(engine.name, players, options)
+    except ModuleNotFoundError as error:
+        if not (error.name or "").endswith(".encoding"):
+            raise
+        return None
+
+
 def _json_roundtrip(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
@@ -142,7 +156,11 @@ def check_contract(
     options: Mapping[str, Any] | None = None,
     seeds: range = range(4),
 ) -> None:
-    """Ends, JSON-ready, deterministic, clone-independent, no leaks, replayable, strict apply."""
+    """Ends, JSON-ready, deterministic, clone-independent, no leaks, replayable, strict apply.
+
+    The leak check covers the engine's observation tensor too (``encoding.py``, when the
+    engine has one): a determinized twin must give each seat the same tensor."""
+    encoding = _encoding(engine, players, options)
     for seed in seeds:
         rng = random.Random(seed)
 
@@ -158,6 +176,12 @@ def check_contract(
                     before = state.observation(viewer)
                     twin = state.determinize(viewer, rng)
                     assert twin.observation(viewer) == before, f"leak for seat {viewer}"
+                    if encoding is not None:
+                        tensors = (
+                            encoding.tensor(before),
+                            encoding.tensor(twin.observation(viewer)),
+                        )
+                        assert (tensors[0] == tensors[1]).all(), f"tensor leak for seat {viewer}"
                     assert twin.legal_actions() == legal or twin.to_move() != viewer
                     assert state.observation(viewer) == before, "determinize changed the state"
                 check_clone_independent(state, rng)

@@ -56,6 +56,23 @@ def test_ids_are_unique_in_range_and_round_trip(name: str, players: int) -> None
     assert len(seen) > 5  # the play-outs used many different ids
 
 
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_little_everdell_with_the_prince(players: int) -> None:
+    """The automa is one more participant in the tensor, and never moves."""
+    engine = engines.get("little-everdell")
+    options = {"opponent": "prince"}
+    encoding = engines.encoding("little-everdell", players, options)
+
+    def per_step(state: engines.base.State) -> None:
+        observation = state.observation(state.to_move() or 0)
+        assert len(observation["players"]) == players + 1
+        ids = legal_ids(encoding, observation, state.legal_actions())
+        assert len(set(ids)) == len(ids)
+        assert encoding.tensor(observation).shape == (encoding.size,)
+
+    random_playout(engine, players, 5, options, each_step=per_step)
+
+
 def test_an_id_no_legal_action_has_is_illegal() -> None:
     state = engines.get("cat-yard").new_game(2, 1, engines.get("cat-yard").check(2, {}))
     encoding = engines.encoding("cat-yard", 2)

@@ -47,9 +47,13 @@ class CatYardEncoding:
         space.add("replace", CARDS * FIELDS, "replace with card x on field f: (x - 1) * 4 + f")
         space.add("place_drawn", FIELDS, "place_drawn on field f")
         space.add("swap", CUSHIONS, "swap with the arrow card at position q")
-        space.add("ability", TILES * 16, "ability of cat c on the yard slots s: (c - 1) * 16 + mask")
+        space.add(
+            "ability", TILES * 16, "ability of cat c on the yard slots s: (c - 1) * 16 + mask"
+        )
         lures = YARD_SLOTS * 16 * (1 << len(WILD_CATS))
-        space.add("lure", lures, "lure slot s paying fields F with wild cats W: (s * 16 + F) * 16 + W")
+        space.add(
+            "lure", lures, "lure slot s paying fields F with wild cats W: (s * 16 + F) * 16 + W"
+        )
         self.space = space
         self.num_actions = space.size
 
@@ -59,15 +63,22 @@ class CatYardEncoding:
         layout.add("to_move", p, "the seat to move (one-hot; all 0 once over)")
         layout.add("phase", len(PHASES), "phase (one-hot: " + ", ".join(PHASES) + ")")
         layout.add("main_action", len(MAIN_ACTIONS), "main action this turn (none, gather, lure)")
-        layout.add("scalars", 6, "round / 50, target / 76, end triggered, cat stack / 32, "
-                   "stack top points / 4, deck / 55")  # fmt: skip
+        layout.add(
+            "scalars",
+            6,
+            "round / 50, target / 76, end triggered, cat stack / 32, "
+            "stack top points / 4, deck / 55",
+        )
         layout.add("draws_left", 1, "cards a draw ability still places")
         layout.add("positions", p * CUSHIONS, "per seat: its table position (one-hot)")
         layout.add("points", p, "per seat: points / 76")
         layout.add("cats", p * TILES, "per seat: the cats it owns (tile c at c - 1)")
         layout.add("used", p * TILES, "per seat: the cats whose ability it used")
-        layout.add("cushions", CUSHIONS * FIELDS * (SYMBOLS + 1),
-                   "per position and field: card there, then its 4 symbols")  # fmt: skip
+        layout.add(
+            "cushions",
+            CUSHIONS * FIELDS * (SYMBOLS + 1),
+            "per position and field: card there, then its 4 symbols",
+        )
         layout.add("protected", CUSHIONS, "per position: protected")
         layout.add("yard", YARD_SLOTS * TILES, "per yard slot: its cat (one-hot)")
         layout.add("cat_discard", TILES, "discarded cats")

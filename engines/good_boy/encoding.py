@@ -31,7 +31,11 @@ class GoodBoyEncoding:
         space = ActionSpace()
         space.add("simple", len(_SIMPLE), "roll, stop, done")
         space.add("take", NK, "take item k (kinds in KINDS order)")
-        space.add("steal", NK * BOARDS * p, "steal item k on board b from seat q: (k * 3 + b) * players + q")
+        space.add(
+            "steal",
+            NK * BOARDS * p,
+            "steal item k on board b from seat q: (k * 3 + b) * players + q",
+        )
         space.add("assign", NK * BOARDS, "assign item k to board b: k * 3 + b")
         space.add("claim", BOARDS, "claim board b")
         self.space = space
@@ -41,8 +45,11 @@ class GoodBoyEncoding:
         layout.add("seat", p, "the observing seat (one-hot)")
         layout.add("to_move", p, "the seat to move (one-hot; all 0 once over)")
         layout.add("phase", len(PHASES), "phase (one-hot: " + ", ".join(PHASES) + ")")
-        layout.add("scalars", 5, "round / max_rounds, target / 78, end triggered, hard variant, "
-                   "rolls this turn / 10")  # fmt: skip
+        layout.add(
+            "scalars",
+            5,
+            "round / max_rounds, target / 78, end triggered, hard variant, rolls this turn / 10",
+        )
         layout.add("deck", 1, "dog cards left in the deck / 28")
         layout.add("pool", NK, "tokens of each kind in the pool / 10")
         layout.add("hands", p * NK, "per seat: its unassigned tokens / 10")
@@ -68,7 +75,9 @@ class GoodBoyEncoding:
             return start["take"] + KIND_INDEX[action["item"]]
         if kind == "steal":
             item = KIND_INDEX[action["item"]]
-            return start["steal"] + (item * BOARDS + action["board"]) * self.players + action["from"]
+            return (
+                start["steal"] + (item * BOARDS + action["board"]) * self.players + action["from"]
+            )
         if kind == "assign":
             return start["assign"] + KIND_INDEX[action["item"]] * BOARDS + action["board"]
         if kind == "claim":

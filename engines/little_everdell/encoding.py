@@ -56,7 +56,9 @@ class LittleEverdellEncoding:
         layout = Layout()
         layout.add("seat", p, "the observing seat (one-hot)")
         layout.add("to_move", p, "the seat to move (one-hot; all 0 once over)")
-        layout.add("pending", len(KINDS), "the pending decision (one-hot: " + ", ".join(KINDS) + ")")
+        layout.add(
+            "pending", len(KINDS), "the pending decision (one-hot: " + ", ".join(KINDS) + ")"
+        )
         layout.add("picks_left", 1, "activate_green: picks left / 2")
         layout.add("picked", CARDS, "activate_green: cards picked so far")
         layout.add("queue", 1, "decisions and steps queued behind the pending one / 10")
