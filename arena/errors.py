@@ -9,8 +9,10 @@
     │   │   └── RecordError  a games.jsonl line that is not a game record
     │   ├── ClusterError     a Dask cluster that cannot run the league (unreachable, a bot
     │   │                    that cannot start on a worker, the extra not installed)
-    │   └── ResourceShortage the referee itself ran out of descriptors, memory or processes
-    │                        (raise its limits or lower ``jobs``; never a bot's verdict)
+    │   ├── ResourceShortage the referee itself ran out of descriptors, memory or processes
+    │   │                    (raise its limits or lower ``jobs``; never a bot's verdict)
+    │   └── MissingExtra     an optional extra is not installed (also an ImportError): says
+    │                        which ``pip install`` adds it
     └── BotFault             a bot broke the rules; ``verdict`` is the class recorded
         ├── BotTimeout       "timeout": no answer within the decision limit and the bank
         ├── BotIllegal       "illegal": an action not in the legal list
@@ -56,6 +58,10 @@ class ClusterError(UserError):
 
 class ResourceShortage(UserError):
     """The referee could not start a bot process for want of its own resources."""
+
+
+class MissingExtra(UserError, ImportError):
+    """A bridge or command needs an optional extra that is not installed."""
 
 
 class BotFault(ArenaError):
