@@ -1,9 +1,29 @@
-"""The bridges' cost: an arena league on an OpenSpiel game against OpenSpiel's own loop.
+"""The bridges' cost: the PettingZoo export against the engine, an arena league on an
+OpenSpiel game against OpenSpiel's own loop.
 
-    python benchmarks/bridges.py            # full: 3 games, jobs 1 and 2, best of 2 (~5 min)
-    python benchmarks/bridges.py --quick    # smoke test (~15 s)
+    python benchmarks/bridges.py                 # both parts (~7 min)
+    python benchmarks/bridges.py --quick         # smoke test (~25 s)
+    python benchmarks/bridges.py --part export   # part 1 only (~1-2 min)
+    python benchmarks/bridges.py --part import   # part 2 only (~5 min)
 
-**OpenSpiel games hosted by the arena** (``engine = "openspiel:NAME"``). For each game, the
+**Part 1, the export** (``arena.bridges.pettingzoo``): random games with seeds 1, 2, ...
+(``--export-games`` per engine, its smallest table of 2+), played three ways in the same
+run (the export picks among the mask's ids, sorted, so its random games are others than
+the engine's: compare per step):
+
+- *engine*: the engine called directly, as a Python user would: ``legal_actions()``, a
+  random index, ``apply_index`` (the baseline);
+- *engine + observation*: the same plus the mover's ``observation(seat)`` (the dict the
+  protocol sends) per step;
+- *PettingZoo*: ``env.last()`` (the observation tensor and the action mask), a random id
+  among the mask's, ``env.step(id)``; the end of a game is stepped as PettingZoo wants
+  (one ``None`` per agent).
+
+Each is the fastest of three runs (CPU seconds of this process); the table prints steps
+per second and the export's cost as a multiple of the engine's. The random choice is in all
+three.
+
+**Part 2, OpenSpiel games hosted by the arena** (``engine = "openspiel:NAME"``). For each game, the
 same uniformly random policy in every seat, measured interleaved in the same run:
 
 (a) **openspiel**: OpenSpiel's own in-process loop, the one its examples write: a
@@ -44,13 +64,91 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _ROOT / "benchmarks":
 import argparse  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from functools import partial  # noqa: E402
 from typing import Any  # noqa: E402
+
+import numpy as np  # noqa: E402
 
 from arena import config as arena_config  # noqa: E402
 from benchmarks import _bench  # noqa: E402
+from engines.base import Engine  # noqa: E402
+from engines.testing import new_game  # noqa: E402
 
 GAMES = ("openspiel:kuhn_poker", "openspiel:leduc_poker", "openspiel:tic_tac_toe")
 RANDOM_BOT = "python -m bots.openspiel --algorithm random"
+
+
+# -- part 1: the PettingZoo export ---------------------------------------------------------
+
+
+def _engine_steps(engine: Engine, players: int, seeds: range, observe: bool) -> int:
+    steps = 0
+    for seed in seeds:
+        state = new_game(engine, players, seed)
+        rng = random.Random(seed)
+        while (seat := state.to_move()) is not None:
+            legal = state.legal_actions()
+            if observe:
+                state.observation(seat)
+            state.apply_index(rng.randrange(len(legal)))
+            steps += 1
+    return steps
+
+
+def _env_steps(made: Any, seeds: range) -> int:
+    steps = 0
+    for seed in seeds:
+        made.reset(seed=seed)
+        rng = random.Random(seed)
+        for _ in made.agent_iter():
+            observation, _, termination, truncation, _ = made.last()
+            if termination or truncation:
+                made.step(None)
+                continue
+            ids = np.flatnonzero(observation["action_mask"])
+            made.step(int(ids[rng.randrange(len(ids))]))
+            steps += 1
+    return steps
+
+
+def _best(run: Callable[[], int], repeats: int = 3) -> tuple[int, float]:
+    """Steps and the fewest CPU seconds of ``repeats`` runs."""
+    best, steps = float("inf"), 0
+    for _ in range(repeats):
+        started = time.process_time()
+        steps = run()
+        best = min(best, time.process_time() - started)
+    return steps, best
+
+
+def part_export(wanted: list[str] | None, games: int) -> None:
+    from arena.bridges.pettingzoo import env
+
+    rows = []
+    for name, engine in _bench.load_engines(wanted).items():
+        players = max(2, engine.min_players)
+        seeds = range(1, games + 1)
+        steps, plain = _best(partial(_engine_steps, engine, players, seeds, False))
+        _, observed = _best(partial(_engine_steps, engine, players, seeds, True))
+        env_steps, wrapped = _best(partial(_env_steps, env(name, players), seeds))
+        engine_us, env_us = plain / steps * 1e6, wrapped / env_steps * 1e6
+        rows.append(
+            {
+                "engine": f"{name} {players}p",
+                "steps (engine, env)": f"{steps}, {env_steps}",
+                "engine steps/s": steps / plain,
+                "+ observation steps/s": steps / observed,
+                "PettingZoo steps/s": env_steps / wrapped,
+                "µs per step (engine)": engine_us,
+                "µs per step (PettingZoo)": env_us,
+                "PettingZoo / engine": env_us / engine_us,
+            }
+        )
+    _bench.print_table(rows, f"Part 1: the PettingZoo export against the engine ({games} games)")
+
+
+# -- part 2: OpenSpiel games in the arena ----------------------------------------------------
 
 
 def openspiel_loop(game: Any, seconds: float, seed: int = 1) -> tuple[int, float]:
@@ -106,18 +204,28 @@ def league(name: str, rounds: int, cmd: str = RANDOM_BOT) -> arena_config.League
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short smoke run (< 30 s)")
+    parser.add_argument("--part", choices=("export", "import", "both"), default="both")
+    parser.add_argument("--export-engines", nargs="*", help="part 1: engines (default: all)")
+    parser.add_argument("--export-games", type=int, help="part 1: games an engine (default 50)")
     parser.add_argument("--games", nargs="*", default=list(GAMES), help="openspiel: engines")
     parser.add_argument("--jobs", type=int, nargs="*", help="arena concurrency (default 1 2)")
     parser.add_argument("--trials", type=int, help="interleaved trials per cell (default 2)")
     parser.add_argument("--decisions", type=int, help="decisions per arena trial")
     args = parser.parse_args()
+    print(f"# bridges benchmark: {_bench.machine_line()}")
+    if args.part in ("export", "both"):
+        part_export(args.export_engines, args.export_games or (3 if args.quick else 50))
+    if args.part in ("import", "both"):
+        part_import(args)
+
+
+def part_import(args: argparse.Namespace) -> None:
     import engines
 
     jobs = args.jobs or ([1] if args.quick else [1, 2])
     trials = args.trials or (1 if args.quick else 2)
     wanted = args.decisions or (3000 if args.quick else 8000)
     seconds = 0.5 if args.quick else 2.0
-    print(f"# bridges benchmark: {_bench.machine_line()}")
     rows = []
     for name in args.games:
         engine = engines.get(name)
@@ -152,7 +260,7 @@ def main() -> None:
             row[f"games/s jobs {level}"] = round(best[f"arena jobs {level} games"])
             row[f"openspiel/arena jobs {level}"] = best["openspiel"] / arena
         rows.append(row)
-    _bench.print_table(rows, "OpenSpiel games: decisions/s of the same random policy")
+    _bench.print_table(rows, "Part 2: OpenSpiel games, decisions/s of the same random policy")
 
 
 if __name__ == "__main__":
