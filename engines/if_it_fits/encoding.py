@@ -66,6 +66,7 @@ class IfItFitsEncoding:
         self.space = space
         self.num_actions = space.size
         self._memo: tuple[Mapping[str, Any] | None, dict[tuple[int, int], int]] = (None, {})
+        self._made: dict[tuple[str, int], tuple[float, ...]] = {}
 
         self.entry = entry = 4 + len(CARD_KINDS) + 4 + len(data.TOY_KINDS) + 2 + p
         layout = Layout()
@@ -157,8 +158,11 @@ class IfItFitsEncoding:
             if pending["slot"] is not None:
                 x, y = pending["slot"]
                 out[at["pending"] + CARDS : at["pending"] + CARDS + 3] = (1.0, x / 50, y / 50)
-        for index, (x, y, card, rot) in enumerate(observation["layout"]):
-            self._entry(out, at["layout"] + index * self.entry, x, y, card, rot)
+        laid: list[float] = []
+        for x, y, card, rot in observation["layout"]:
+            laid += (1.0, x / 50, y / 50, float(rot))
+            laid += self._features(card, rot)
+        out[at["layout"] : at["layout"] + len(laid)] = laid
         for x, y, cat in observation["awake_cats"]:
             owner = _owner(cat)
             assert owner is not None
@@ -170,23 +174,24 @@ class IfItFitsEncoding:
             out[base : base + 3] = (1.0, x / 50, y / 50)
         return out
 
-    def _entry(self, out: Vector, base: int, x: int, y: int, card: str, rot: int) -> None:
-        row = data.CARDS[INDEX[card]]
-        out[base : base + 4] = (1.0, x / 50, y / 50, float(rot))
-        at = base + 4
-        out[at + CARD_KINDS.index(row.kind)] = 1.0
-        at += len(CARD_KINDS)
-        mask = rotate(MASKS[INDEX[card]], rot)
-        for bit in range(4):
-            out[at + bit] = float(mask >> bit & 1)
-        at += 4
-        out[at : at + len(data.TOY_KINDS)] = [count / 3 for count in row.toys]
-        at += len(data.TOY_KINDS)
-        out[at] = row.special
-        out[at + 1] = row.spray
-        owner = _owner(card)
-        if owner is not None:
-            out[at + 2 + owner] = 1.0
+    def _features(self, card: str, rot: int) -> tuple[float, ...]:
+        """A laid card's numbers after its position: kind, open edges, toys, special toys,
+        sprays, the cat's owner (made once per card and turn)."""
+        key = (card, rot)
+        found = self._made.get(key)
+        if found is None:
+            row = data.CARDS[INDEX[card]]
+            mask = rotate(MASKS[INDEX[card]], rot)
+            owner = _owner(card)
+            found = self._made[key] = (
+                *(float(row.kind == kind) for kind in CARD_KINDS),
+                *(float(mask >> bit & 1) for bit in range(4)),
+                *(count / 3 for count in row.toys),
+                float(row.special),
+                float(row.spray),
+                *(float(seat == owner) for seat in range(self.players)),
+            )
+        return found
 
 
 def encoding(players: int, options: Mapping[str, Any]) -> IfItFitsEncoding:
