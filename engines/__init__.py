@@ -133,11 +133,17 @@ def guide(name: str) -> Guide:
 
 def encoding(name: str, players: int, options: Mapping[str, Any] | None = None) -> Encoding:
     """The action numbering and observation tensor of engine ``name`` for a table of
-    ``players`` with ``options`` (partial options are checked and resolved first), from the
+    ``players`` with ``options`` (partial options are checked and resolved first): the
+    engine's own ``encoding(players, options)`` method when it has one, else the
     ``encoding`` module next to its rules (see :class:`engines.base.Encoding`)."""
-    resolved = get(name).check(players, dict(options or {}))
+    engine = get(name)
+    resolved = engine.check(players, dict(options or {}))
+    method = getattr(engine, "encoding", None)  # an engine that makes its own
+    if method is not None:
+        made: Encoding = method(players, resolved)
+        return made
     module = importlib.import_module(f"{_MODULES[name]}.encoding")
-    made: Encoding = module.encoding(players, resolved)
+    made = module.encoding(players, resolved)
     return made
 
 

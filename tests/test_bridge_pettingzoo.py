@@ -151,3 +151,31 @@ def test_without_pettingzoo_the_bridge_says_what_to_install(
         import arena.bridges.pettingzoo  # noqa: F401
     message = str(caught.value)
     assert "\n" not in message and "pip install" in message and "[pettingzoo]" in message
+
+
+def _learned_against_random(games: int, blocks: int) -> list[int]:
+    """Ranks of a value table learned in ``games`` PettingZoo games, playing the arena's
+    random bot in-process in ``blocks`` seat-rotated blocks of Cat Yard."""
+    from arena.game.spec import block_games, block_seed
+    from bots.pz_values import Policy, train
+
+    values = train("cat-yard", 2, games)
+    names = ("learned", "random")
+    specs = [s for b in range(blocks) for s in block_games(0, names, b, block_seed(5, 2, b))]
+    engine = engines.get("cat-yard")
+    choosers = {"learned": Policy(values), "random": random_bot.choose}
+    records = trio.run(play_specs, engine, engine.check(2, {}), specs, choosers)
+    return [seat.rank for record in records for seat in record.seats if seat.bot == "learned"]
+
+
+def test_a_table_learned_in_pettingzoo_plays_in_the_arena() -> None:
+    ranks = _learned_against_random(games=30, blocks=3)
+    assert len(ranks) == 6 and set(ranks) <= {1, 2}
+
+
+@pytest.mark.slow
+def test_a_table_learned_in_pettingzoo_beats_the_random_bot() -> None:
+    """1,000 training games; 200 arena games: wins well above half (z > 3)."""
+    ranks = _learned_against_random(games=1000, blocks=100)
+    wins = sum(1 for rank in ranks if rank == 1)
+    assert (wins - len(ranks) / 2) / np.sqrt(len(ranks) / 4) > 3

@@ -23,6 +23,6 @@ def need(module: str, extra: str, package: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as error:
         raise MissingExtra(
-            f"this needs {package}, which is not installed: "
-            f"pip install '{package}' (or pip install -e '.[{extra}]' in the arena's clone)"
+            f"this bridge needs {package}, which is not installed: "
+            f"pip install 'tabletop-arena[{extra}]' (in a clone: pip install -e '.[{extra}]')"
         ) from error
