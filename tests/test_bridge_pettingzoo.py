@@ -17,7 +17,9 @@ import engines
 from arena.errors import MissingExtra
 from arena.game.local import play_specs
 from arena.game.spec import GameSpec
+from arena.sdk import Choose
 from bots import random as random_bot
+from engines.base import legal_ids
 
 pytest.importorskip("pettingzoo", reason="the [pettingzoo] extra is not installed")
 
@@ -95,7 +97,12 @@ def test_the_export_replays_the_arenas_games() -> None:
         for record in records:
             made.reset(seed=record.seed)
             for index in record.moves:
-                made.step(made._ids[index])
+                state = made.state
+                assert state is not None
+                seat = state.to_move()
+                assert seat is not None and made.agent_selection == f"player_{seat}"
+                legal = state.legal_actions()
+                made.step(legal_ids(made.encoding, state.observation(seat), legal)[index])
             assert made.state is not None and made.state.to_move() is None
             assert list(made.state.result().scores) == [seat.score for seat in record.seats]
 
@@ -133,6 +140,17 @@ def test_a_random_policy_scores_as_the_arenas_random_bot(name: str) -> None:
     assert _ks_statistic(arena, first) > critical
 
 
+def test_only_the_seat_to_move_has_a_mask_and_each_seat_its_own_tensor() -> None:
+    made = env("space-five", 3)
+    made.reset(seed=2)
+    seen = {agent: made.observe(agent) for agent in made.agents}
+    mover = made.agent_selection
+    for agent, observation in seen.items():
+        assert observation["action_mask"].any() == (agent == mover)
+    tensors = [observation["observation"] for observation in seen.values()]
+    assert not np.array_equal(tensors[0], tensors[1])  # own seat, own hand
+
+
 def test_an_id_outside_the_mask_is_refused() -> None:
     made = env("cat-yard", 2)
     made.reset(seed=1)
@@ -163,7 +181,7 @@ def _learned_against_random(games: int, blocks: int) -> list[int]:
     names = ("learned", "random")
     specs = [s for b in range(blocks) for s in block_games(0, names, b, block_seed(5, 2, b))]
     engine = engines.get("cat-yard")
-    choosers = {"learned": Policy(values), "random": random_bot.choose}
+    choosers: dict[str, Choose] = {"learned": Policy(values), "random": random_bot.choose}
     records = trio.run(play_specs, engine, engine.check(2, {}), specs, choosers)
     return [seat.rank for record in records for seat in record.seats if seat.bot == "learned"]
 
