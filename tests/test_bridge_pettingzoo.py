@@ -116,7 +116,8 @@ def _ks_statistic(a: list[float], b: list[float]) -> float:
     return float(np.max(np.abs(cdf_a - cdf_b)))
 
 
-@pytest.mark.parametrize("name", ["cat-yard", "good-boy"])
+# Good Boy's 150 games take about 4 s of CPU: run with -m slow
+@pytest.mark.parametrize("name", ["cat-yard", pytest.param("good-boy", marks=pytest.mark.slow)])
 def test_a_random_policy_scores_as_the_arenas_random_bot(name: str) -> None:
     """Same seeds, same distribution of seat 0's score (two-sample KS test at the 0.1 %
     level); a policy that always takes the first legal action is told apart by the same
