@@ -134,15 +134,23 @@ def guide(name: str) -> Guide:
 def encoding(name: str, players: int, options: Mapping[str, Any] | None = None) -> Encoding:
     """The action numbering and observation tensor of engine ``name`` for a table of
     ``players`` with ``options`` (partial options are checked and resolved first): the
-    engine's own ``encoding(players, options)`` method when it has one, else the
-    ``encoding`` module next to its rules (see :class:`engines.base.Encoding`)."""
+    engine's own ``encoding(players, options)`` method when it has one, else its declared
+    ``encoding`` part (see :class:`engines.base.Encoding`); an
+    :class:`~engines.base.EngineError` for an engine with neither."""
     engine = get(name)
     resolved = engine.check(players, dict(options or {}))
     method = getattr(engine, "encoding", None)  # an engine that makes its own
     if method is not None:
         made: Encoding = method(players, resolved)
         return made
-    module = importlib.import_module(f"{_MODULES[name]}.encoding")
+    module = parts_of(name).module("encoding")
+    if module is None:
+        from engines.base import EngineError
+
+        raise EngineError(
+            f"engine {name!r} has no encoding part (action ids, observation tensor), "
+            "which the bridges need"
+        )
     made = module.encoding(players, resolved)
     return made
 

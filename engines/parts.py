@@ -41,6 +41,10 @@ class Parts:
     greedy: str | None = None
     """A bot module defining ``choose(observation, legal, game)``, the engine's greedy
     bot: the search bot's guide and greedy play-outs."""
+    encoding: str | None = None
+    """Defines ``encoding(players, options)``, an :class:`engines.base.Encoding` (fixed
+    action ids, observation tensor): what the bridges to PettingZoo and OpenSpiel need
+    (``arena/bridges``); without it they say so in one line."""
 
     def module(self, part: str) -> ModuleType | None:
         """The module of ``part`` (a field name), imported now; None when it is absent."""

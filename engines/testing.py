@@ -130,12 +130,9 @@ def _encoding(engine: Engine, players: int, options: Mapping[str, Any] | None) -
 
     if engine.name not in engines.names():
         return None
-    try:
-        return engines.encoding(engine.name, players, options)
-    except ModuleNotFoundError as error:
-        if not (error.name or "").endswith(".encoding"):
-            raise
+    if getattr(engine, "encoding", None) is None and engines.parts_of(engine.name).encoding is None:
         return None
+    return engines.encoding(engine.name, players, options)
 
 
 def _json_roundtrip(value: Any) -> Any:

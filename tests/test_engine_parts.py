@@ -51,7 +51,7 @@ def test_play_run_report_view_and_check_bot_without_the_optional_parts(
     played = cli.invoke(main, ["play", toy_engine, "--bot", bot, "--bot", bot, "--seed", "3"])
     assert played.exit_code == 0, played.output
     listed = cli.invoke(main, ["engines"]).output
-    assert "  has no guide, picture, data, sampling, public, greedy part\n" in listed
+    assert "  has no guide, picture, data, sampling, public, greedy, encoding part\n" in listed
     assert listed.count("has no") == 1  # the bundled engines have every part
     checked = cli.invoke(main, ["check-bot", bot, "--engine", toy_engine, "--games", "1"])
     assert checked.exit_code == 0 and "bot is compliant" in checked.output, checked.output

@@ -43,6 +43,7 @@ class CatYardEngine(EngineBase):
         sampling="engines.cat_yard.sampling",
         public="engines.cat_yard.public",
         greedy="bots.cat_yard_greedy",
+        encoding="engines.cat_yard.encoding",
     )
 
     def option_specs(self) -> Mapping[str, OptionSpec]:

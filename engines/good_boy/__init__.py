@@ -34,6 +34,7 @@ class GoodBoyEngine(EngineBase):
         sampling="engines.good_boy.sampling",
         public="engines.good_boy.public",
         greedy="bots.good_boy_greedy",
+        encoding="engines.good_boy.encoding",
     )
 
     def option_specs(self) -> Mapping[str, OptionSpec]:

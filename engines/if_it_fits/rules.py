@@ -672,6 +672,7 @@ class IfItFitsEngine(EngineBase):
         sampling="engines.if_it_fits.sampling",
         public="engines.if_it_fits.public",
         greedy="bots.if_it_fits_greedy",
+        encoding="engines.if_it_fits.encoding",
     )
 
     def option_specs(self) -> Mapping[str, OptionSpec]:

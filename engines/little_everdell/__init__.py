@@ -31,6 +31,7 @@ class LittleEverdellEngine(EngineBase):
         sampling="engines.little_everdell.sampling",
         public="engines.little_everdell.public",
         greedy="bots.little_everdell_greedy",
+        encoding="engines.little_everdell.encoding",
     )
 
     def option_specs(self) -> Mapping[str, OptionSpec]:

@@ -33,6 +33,7 @@ class SpaceFiveEngine(EngineBase):
         sampling="engines.space_five.sampling",
         public="engines.space_five.public",
         greedy="bots.space_five_greedy",
+        encoding="engines.space_five.encoding",
     )
 
     def option_specs(self) -> Mapping[str, OptionSpec]:
