@@ -80,6 +80,7 @@ class Policy:
     protocol: str = "forfeit"
     crash: str = "forfeit"
     startup: str = "forfeit"
+    memory: str = "forfeit"
 
     def for_verdict(self, verdict: str) -> str:
         value: str = getattr(self, verdict)
@@ -95,6 +96,7 @@ class BotSpec:
     limits: Limits = Limits()  # the league's, with this bot's overrides applied
     overrides: Mapping[str, int] = field(default_factory=dict)
     sandbox: str = "auto"  # see arena.game.sandbox
+    ponder: bool = False  # may compute outside its turns (else frozen: arena.game.cgroup)
     hidden: tuple[str, ...] = ()  # paths the sandbox keeps out of view (LeagueConfig.hiding)
 
     @property
@@ -142,6 +144,7 @@ class LeagueConfig:
     candidate: str | None = None
     sprt: SprtSpec | None = None
     sandbox: str = "auto"
+    ponder: bool = False  # bots may compute during other seats' turns (a fair clock: no)
     source: str = field(default="", compare=False)
     # the file gives no seed: ``seed`` was drawn at random (a resumed league takes the one
     # its folder keeps instead: arena.league.driver.with_stored_seed)
@@ -184,6 +187,7 @@ class LeagueConfig:
             "policy": {f.name: getattr(self.policy, f.name) for f in fields(Policy)},
             "bots": [bot_entry(b) for b in self.bots],
             "sandbox": self.sandbox,
+            "ponder": self.ponder,
         }
         if self.candidate is not None:
             data["candidate"] = self.candidate
@@ -205,6 +209,7 @@ def bot_entry(bot: BotSpec) -> dict[str, Any]:
 
 _TOP_KEYS = {
     "sandbox",
+    "ponder",
     "name",
     "engine",
     "players",
@@ -400,10 +405,11 @@ def parse(
             "'bwrap' needs bubblewrap, which is not installed (apt-get install "
             'bubblewrap), or set sandbox = "none"',
         )
+    ponder = top.get("ponder", bool, False)
     if stored and "bots" not in data:
         bots: tuple[BotSpec, ...] = ()
     else:
-        bots = _bots(top, limits, sandbox, None if stored else base or Path.cwd())
+        bots = _bots(top, limits, sandbox, ponder, None if stored else base or Path.cwd())
     names = [b.name for b in bots]
 
     candidate = top.get("candidate", str, None)
@@ -450,6 +456,7 @@ def parse(
         candidate=candidate,
         sprt=sprt,
         sandbox=sandbox,
+        ponder=ponder,
         source=source,
         warnings=tuple(warnings),
         scheduled=scheduled,
@@ -547,7 +554,9 @@ def _policy(reader: _Reader) -> Policy:
     return Policy(**values)
 
 
-def _bots(top: _Reader, limits: Limits, sandbox: str, base: Path | None) -> tuple[BotSpec, ...]:
+def _bots(
+    top: _Reader, limits: Limits, sandbox: str, ponder: bool, base: Path | None
+) -> tuple[BotSpec, ...]:
     """The ``[[bots]]``; ``base`` None: stored commands, taken as written (not checked)."""
     raw = top.get("bots", list)
     bots: list[BotSpec] = []
@@ -577,7 +586,7 @@ def _bots(top: _Reader, limits: Limits, sandbox: str, base: Path | None) -> tupl
         own_reader = _Reader(top.source, own, f"bots[{i}].limits.")
         own_limits = _limits(own_reader, limits, RESOURCE_KEYS)
         overrides = {key: getattr(own_limits, key) for key in own}
-        bots.append(BotSpec(name, cmd, own_limits, overrides, sandbox))
+        bots.append(BotSpec(name, cmd, own_limits, overrides, sandbox, ponder))
     if not bots and base is not None:
         raise top.fail("bots", "the field is empty; add [[bots]] entries")
     return tuple(bots)

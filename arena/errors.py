@@ -19,6 +19,8 @@
         │                    (engines raise engines.base.IllegalAction; the referee maps it here)
         ├── BotProtocolError "protocol": not JSON, wrong shape, line too long
         ├── BotCrash         "crash": the process exited or closed its output
+        │   └── BotMemory    "memory": the kernel killed a process of the bot's control
+        │                    group for using more than ``memory_mb``
         ├── BotStartup       "startup": no valid ``ready`` within the start-up limit
         │   └── BotDisqualified  not started again: it failed to start too often
         └── Resigned         "resign": a person at a human seat gave up (always a forfeit)
@@ -86,6 +88,10 @@ class BotCrash(BotFault):
     verdict = "crash"
 
 
+class BotMemory(BotCrash):
+    verdict = "memory"
+
+
 class BotStartup(BotFault):
     verdict = "startup"
 
@@ -103,4 +109,4 @@ class Resigned(BotFault):
     verdict = "resign"
 
 
-VERDICTS: tuple[str, ...] = ("timeout", "illegal", "protocol", "crash", "startup")
+VERDICTS: tuple[str, ...] = ("timeout", "illegal", "protocol", "crash", "startup", "memory")

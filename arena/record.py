@@ -86,7 +86,9 @@ GameRow = dict[str, Any]
 """A game in its JSON form (``GameRecord.to_dict()``, or a line that :func:`well_formed_rows`
 took): what reading many games at once works on."""
 
-Forfeit = Literal["timeout", "illegal", "protocol", "crash", "startup", "disqualified", "resign"]
+Forfeit = Literal[
+    "timeout", "illegal", "protocol", "crash", "startup", "memory", "disqualified", "resign"
+]
 """Why a seat forfeited: the verdict class of the fault that ended its game,
 ``disqualified``: the bot failed to start too often and was not started again, or
 ``resign``: the person at a human seat gave up."""

@@ -22,7 +22,7 @@ import trio
 
 import engines
 from arena import config
-from arena.game.botproc import StderrLog
+from arena.game.botproc import StderrLog, control_groups
 from arena.league.driver import LeagueOutcome
 from arena.league.reading import read_games
 from arena.league.results import ResultsDir
@@ -395,10 +395,40 @@ def test_forked_child_holding_the_pipes_is_killed(tmp_path: Path, reference: Gam
 
 
 def test_allocating_10_gb_fails_under_the_memory_limit(tmp_path: Path, reference: Games) -> None:
+    """In a control group the kernel kills it (``memory``; filling 256 MB may take longer
+    than a decision: a timeout may come first); without one the allocation fails against
+    its address-space limit (``crash``)."""
     run = run_hostile(tmp_path, "alloc_10gb", bot_limits="memory_mb = 256")
     run.check(reference)
-    assert run.verdicts() == [{"crash": 1}] * HOSTILE_GAMES
-    assert b"MemoryError" in (run.folder / "logs" / "hostile.log").read_bytes()
+    if control_groups() is None:
+        assert run.verdicts() == [{"crash": 1}] * HOSTILE_GAMES
+        assert b"MemoryError" in (run.folder / "logs" / "hostile.log").read_bytes()
+        return
+    verdicts = run.verdicts()
+    assert all(v.get("memory") == 1 and set(v) <= {"memory", "timeout"} for v in verdicts)
+    for record, seat in run.hostile_seats():
+        assert "killed for using more than 256 MB" in record.seats[seat].notes[-1]
+        assert record.seats[seat].forfeit == "memory"
+
+
+def needs_groups() -> None:
+    if control_groups() is None:
+        pytest.skip("no control group per bot here (not root, no delegated cgroup v2)")
+
+
+def test_a_bots_processes_are_counted_together_against_its_memory(
+    tmp_path: Path, reference: Games
+) -> None:
+    """Three children of 100 MB each, every process under ``memory_mb`` = 256: its control
+    group holds them all, the kernel kills what is over (in that group only: the opponent
+    plays on, see check) and the game is charged with ``memory``."""
+    needs_groups()
+    run = run_hostile(tmp_path, "memory_split", limits=SLOW_CLOCK, bot_limits="memory_mb = 256")
+    assert run.left_running() == []
+    run.check(reference)
+    assert run.verdicts() == [{"memory": 1}] * HOSTILE_GAMES
+    for record, seat in run.hostile_seats():
+        assert "killed for using more than 256 MB" in record.seats[seat].notes[0]
 
 
 def test_cpu_spinner_times_out_and_is_ended(tmp_path: Path, reference: Games) -> None:

@@ -38,13 +38,14 @@ from arena.errors import (
     BotCrash,
     BotDisqualified,
     BotFault,
+    BotMemory,
     BotProtocolError,
     BotStartup,
     BotTimeout,
     ResourceShortage,
 )
 from arena.forked import cores
-from arena.game import keeper, sandbox
+from arena.game import cgroup, keeper, sandbox
 from arena.game.environment import bot_environment, python_path
 from arena.game.watchdog import Watchdog
 
@@ -254,12 +255,14 @@ def _last_traceback(lines: list[str]) -> int | None:
     return start
 
 
-def _resource_limits(limits: Limits) -> list[tuple[int, int]]:
-    """The rlimits a bot process gets, as (resource, soft = hard) pairs."""
+def _resource_limits(limits: Limits, grouped: bool = False) -> list[tuple[int, int]]:
+    """The rlimits a bot process gets, as (resource, soft = hard) pairs. In a control group
+    (``grouped``) its memory is the group's to count: no address-space limit."""
     mib = 1 << 20
-    pairs = [
-        (resource.RLIMIT_CORE, 0),
-        (resource.RLIMIT_AS, limits.memory_mb * mib),
+    pairs = [(resource.RLIMIT_CORE, 0)]
+    if not grouped:
+        pairs.append((resource.RLIMIT_AS, limits.memory_mb * mib))
+    pairs += [
         (resource.RLIMIT_CPU, limits.cpu_s),
         (resource.RLIMIT_FSIZE, limits.file_mb * mib),
         (resource.RLIMIT_NOFILE, limits.open_files),
@@ -282,9 +285,29 @@ def raise_open_files_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def _command(spec: BotSpec, mode: str, refused: int | None) -> list[str]:
+_PLACES: list[cgroup.Place | None] = []  # where this process makes control groups, once known
+
+
+def control_groups() -> cgroup.Place | None:
+    """Where this referee makes its bots' control groups, looked for once per process;
+    None where it may make none (said once on stderr, as the sandbox's fallback is)."""
+    if not _PLACES:
+        found = cgroup.find()
+        if isinstance(found, str):
+            sys.stderr.write(
+                f"arena: warning: no control group per bot ({found}): memory_mb limits each "
+                "process's address space alone, and a bot is stopped outside its turn only "
+                "through its process group\n"
+            )
+        _PLACES.append(None if isinstance(found, str) else found)
+    return _PLACES[0]
+
+
+def _command(
+    spec: BotSpec, mode: str, refused: int | None, group: cgroup.Group | None = None
+) -> list[str]:
     """The bot's command, under the sandbox if ``mode`` says so (``refused``: the descriptor
-    of :func:`sandbox.refusals`), under its keeper."""
+    of :func:`sandbox.refusals`), under its keeper, which makes its control ``group``."""
     argv = spec.argv()
     if mode == "bwrap":
         shown = sandbox.python_packages(argv, os.getcwd()) + tuple(python_path()[1:])
@@ -295,8 +318,10 @@ def _command(spec: BotSpec, mode: str, refused: int | None) -> list[str]:
             hidden=spec.hidden,
             refused=refused,
         )
-    limits = ",".join(f"{which}:{value}" for which, value in _resource_limits(spec.limits))
-    return [sys.executable, "-I", "-S", "-c", _KEEPER, _KEEPER_FOLDER, limits, "--", *argv]
+    pairs = _resource_limits(spec.limits, grouped=group is not None)
+    limits = ",".join(f"{which}:{value}" for which, value in pairs)
+    made = group.spec() if group is not None else ""
+    return [sys.executable, "-I", "-S", "-c", _KEEPER, _KEEPER_FOLDER, limits, made, "--", *argv]
 
 
 # The keeper is imported, not run as a script: Python compiles a script on every start, and a
@@ -331,6 +356,9 @@ class BotProcess:
     transcript: list[tuple[str, bytes]] | None = None  # ("to"|"from", line) while recording
     ending: str = ""  # how the process ended, once it has
     workdir: Path | None = None  # its folder on the host, when it runs without the sandbox
+    group: cgroup.Group | None = None  # its control group, where the referee may make one
+    fair: bool = False  # stopped outside its turns (the league's ponder = false)
+    frozen: bool = False
     spin_s: float = 0.0  # poll this long for a quick answer before parking (see ask)
     _closed: trio.Event = field(default_factory=trio.Event)
     _latency_s: float = 0.0  # running mean of answer times, while polled for
@@ -357,15 +385,23 @@ class BotProcess:
             return
         if deadline is None:
             deadline = trio.current_time() + self.limits.move_ms / 1000
+        frozen = self.frozen  # a full pipe: a frozen bot may read it, for this line only
+        self.thaw()
         with trio.CancelScope(deadline=deadline):
             await self._write_rest(rest)
+            if frozen:
+                self.freeze()
             return
         self.broken = True  # the deadline passed: the scope caught its own cancellation
         raise BotTimeout("did not read its input within the time limit")
 
     async def read_line(self, deadline: float) -> bytes:
         """The next line from the bot, by ``deadline`` (trio clock) or :class:`BotTimeout`."""
-        return await self._finish(memoryview(b""), deadline)
+        self.thaw()
+        line = await self._finish(memoryview(b""), deadline)
+        if self.fair:
+            self.freeze()
+        return line
 
     async def ask(self, message: bytes, deadline: float) -> bytes:
         """Send ``message`` and return the next line; both must happen by ``deadline``.
@@ -378,6 +414,8 @@ class BotProcess:
         falls idle and has to be woken. Otherwise one cancel scope covers the rest of the
         question, if the pipe was full, and the answer; the wait is the one checkpoint.
         """
+        if self.frozen:
+            self.thaw()
         self._asked_at = time.perf_counter()
         rest = self._write_now(message)
         if (
@@ -386,12 +424,42 @@ class BotProcess:
             and self._latency_s < self.spin_s
             and (line := self._spin(deadline)) is not None
         ):
+            if self.fair:
+                self.freeze()
             self._unyielded += 1
             if self._unyielded >= _SPIN_YIELD_EVERY:
                 self._unyielded = 0
                 await trio.lowlevel.checkpoint()
             return line
-        return await self._finish(rest, deadline)
+        line = await self._finish(rest, deadline)
+        if self.fair:
+            self.freeze()
+        return line
+
+    def freeze(self) -> None:
+        """Stop every process of the bot until :meth:`thaw`: its control group's freezer,
+        else a SIGSTOP to its process group (which a child in a session of its own leaves)."""
+        if self.frozen:
+            return
+        group = self.group
+        if group is not None and group.freezer:
+            group.freeze()
+            self.frozen = group.frozen
+            return
+        with contextlib.suppress(OSError):
+            os.killpg(self.process.pid, signal.SIGSTOP)
+            self.frozen = True
+
+    def thaw(self) -> None:
+        if not self.frozen:
+            return
+        self.frozen = False
+        group = self.group
+        if group is not None and group.freezer:
+            group.thaw()
+            return
+        with contextlib.suppress(OSError):
+            os.killpg(self.process.pid, signal.SIGCONT)
 
     def _write_now(self, message: bytes) -> memoryview:
         """Write what the pipe takes of ``message`` without waiting; the rest (empty: all of
@@ -498,8 +566,24 @@ class BotProcess:
                 f"{self.limits.disk_mb} (the process is ended and its folder removed)"
             )
 
+    def check_memory(self) -> None:
+        """:class:`BotMemory` if the kernel killed a process of its control group for using
+        more than ``memory_mb`` (a child, say, while the bot played on): checked after each
+        game, which it is charged with; the process is not reused."""
+        if self.group is not None and self.group.memory_kills():
+            self.broken = True
+            raise BotMemory(
+                f"a process of the bot was killed for using more than {self.limits.memory_mb} "
+                "MB (all its processes together)"
+            )
+
     def exit_code(self) -> int | None:
         return self.process.returncode
+
+    def memory_killed(self) -> bool:
+        """Whether it ended because the kernel killed a process of its control group for
+        using more than ``memory_mb`` (its keeper says so by its exit status)."""
+        return self.group is not None and self.process.returncode == keeper.MEMORY_KILLED
 
 
 async def _drain(stream: trio.abc.ReceiveStream, log: StderrLog, tail: bytearray) -> None:
@@ -563,9 +647,11 @@ async def _startup_problem(
 ) -> str:
     """A plain sentence for a failed handshake, naming the exit status when it exited."""
     if isinstance(fault, BotCrash) and (code := await _exit_code(process)) is not None:
-        if code == keeper.EXEC_FAILED and b"arena: cannot start" in tail:
-            said = bytes(tail[tail.rfind(b"arena: cannot start") + 7 :]).decode(errors="replace")
+        if code in (keeper.EXEC_FAILED, keeper.NO_GROUP) and b"arena: cannot " in tail:
+            said = bytes(tail[tail.rfind(b"arena: cannot ") + 7 :]).decode(errors="replace")
             return protocol.visible(said.strip())  # the keeper's words, or the bot's own
+        if code == keeper.MEMORY_KILLED:
+            return f"killed before answering 'hello' for using more than {limits.memory_mb} MB"
         return f"exited before answering 'hello' ({_exit_status(code)})"
     if isinstance(fault, BotTimeout):
         return f"no 'ready' within startup_ms = {limits.startup_ms} ms"
@@ -644,13 +730,15 @@ async def host_bot(
     if missing:
         task_status.started(BotStartup(f"cannot start {spec.argv()[0]!r}: {missing}"))
         return
+    place = control_groups()
+    group = place.group(limits.memory_mb, limits.processes) if place is not None else None
     try:
         mode = sandbox.resolve(spec.sandbox)
         workdir.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
         with sandbox.refusals() if mode == "bwrap" else contextlib.nullcontext() as refused:
             process = await trio.lowlevel.open_process(
-                _command(spec, mode, refused),
+                _command(spec, mode, refused, group),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -671,6 +759,8 @@ async def host_bot(
     assert process.stdout is not None and process.stderr is not None
     bot = BotProcess(spec, process, LineReader(process.stdout, limits.line_bytes), limits)
     bot.workdir = workdir if mode == "none" else None
+    bot.group = group
+    bot.fair = not spec.ponder
     polite = True
     tail = bytearray()
     try:
@@ -700,6 +790,8 @@ async def host_bot(
     finally:
         if live is not None:
             live.discard(bot)
+        bot.fair = False  # awake for its bye and its end
+        bot.thaw()
         exited, left_behind = await _shutdown(process, limits.bye_ms, polite)
         with trio.CancelScope(shield=True):
             with trio.move_on_after(0.5):  # the last of stderr, with the keeper's report
@@ -707,6 +799,8 @@ async def host_bot(
             await process.stdout.aclose()  # its descriptors back at once, not at collection
             await process.stderr.aclose()
             await trio.to_thread.run_sync(shutil.rmtree, workdir, True)
+        if group is not None:
+            group.close()  # the keeper removed it, unless it was killed
         left_behind = left_behind or keeper.LEFT_BEHIND in tail
         bot.ending = _ending(polite, exited, left_behind, limits.bye_ms)
         if guard is not None:

@@ -5,11 +5,17 @@ worker). It starts this module instead, with a plain ``exec`` (imported from its
 rather than run as a script, so that its bytecode is cached: ``arena.game.botproc``)::
 
     python -I -S -c '...; import keeper; keeper.main(sys.argv)' <its folder> \\
-        '<resource limits>' -- <bot command...>
+        '<resource limits>' '<control group>' -- <bot command...>
 
 The limits are ``resource:value`` pairs joined by commas (``4:0,9:1048576``), each applied
 as both soft and hard limit (plain text: the keeper starts without importing ``json``,
-about 8 ms of CPU on every bot start).
+about 8 ms of CPU on every bot start). The control group is a
+:meth:`arena.game.cgroup.Group.spec`, or empty for none: the keeper makes the group before
+it forks, its child moves itself into it before the bot's ``exec``, and the keeper removes
+it once every process of the bot has ended (thawing it first: the referee freezes it
+outside the bot's turns). A group that cannot be made ends the start with
+:data:`NO_GROUP` and a line on stderr; a bot that ended because the kernel killed a process
+of its group for its memory makes the keeper exit with :data:`MEMORY_KILLED`.
 
 The keeper marks itself a child subreaper (``PR_SET_CHILD_SUBREAPER``), so every orphaned
 descendant of the bot, including one that called ``setsid()`` to leave the bot's process
@@ -38,9 +44,16 @@ import resource
 import sys
 import time
 
+if __package__:  # imported as arena.game.keeper (the referee reads its constants)
+    from arena.game import cgroup
+else:  # started for a bot: the keeper's folder is on sys.path
+    import cgroup  # type: ignore[no-redef]
+
 PR_SET_CHILD_SUBREAPER = 36
 ENDING = {signal.SIGTERM, signal.SIGHUP, signal.SIGINT}
 EXEC_FAILED = 127
+NO_GROUP = 125  # the bot's control group could not be made or joined
+MEMORY_KILLED = 124  # the kernel killed the bot's process for its group's memory
 # said on stderr (the bot's log) when the bot exited by itself and left processes running
 LEFT_BEHIND = b"[arena: the bot exited but left processes running; the keeper killed them]\n"
 
@@ -135,15 +148,19 @@ def _exit_like(status: int | None) -> None:
 
 def main(argv: list[str]) -> None:
     limits = [[int(n) for n in pair.split(":")] for pair in argv[1].split(",") if pair]
-    command = argv[3:]
+    group = argv[2]
+    command = argv[4:]
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     watched = {signal.SIGCHLD, *ENDING}
     signal.pthread_sigmask(signal.SIG_BLOCK, watched)
+    folders = _make_group(group) if group else []
     bot = os.fork()
     if bot == 0:
         try:
             signal.pthread_sigmask(signal.SIG_SETMASK, set())
+            if folders:
+                cgroup.join(folders)
             _set_limits(limits)
             os.execvp(command[0], command)
         except OSError as exc:
@@ -161,11 +178,27 @@ def main(argv: list[str]) -> None:
         status = next((code for pid, code in reaped if pid == bot), None)
         if status is None and signal.sigwaitinfo(watched).si_signo in ENDING:
             break
+    if group:
+        cgroup.thaw(group)  # a process frozen by the v1 freezer dies only once thawed
     if status is not None:
         _let_settle()
     if _kill_descendants() and status is not None:
         os.write(2, LEFT_BEHIND)
+    if folders:
+        if status is not None and cgroup.memory_kills(group):
+            status = MEMORY_KILLED << 8  # told by the exit status: the group goes next
+        cgroup.remove(folders, wait_s=1.0)
     _exit_like(status)
+
+
+def _make_group(spec: str) -> list[str]:
+    """Make the bot's control group; on failure say so and exit (nothing started yet)."""
+    try:
+        return cgroup.make(spec)
+    except OSError as exc:
+        cgroup.remove(cgroup.parse(spec)[0])
+        os.write(2, f"arena: cannot make the bot's control group: {exc}\n".encode())
+        os._exit(NO_GROUP)
 
 
 if __name__ == "__main__":

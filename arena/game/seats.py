@@ -17,7 +17,14 @@ import trio
 
 from arena import protocol
 from arena.config import Limits
-from arena.errors import BotCrash, BotIllegal, BotProtocolError, BotStartup, BotTimeout
+from arena.errors import (
+    BotCrash,
+    BotIllegal,
+    BotMemory,
+    BotProtocolError,
+    BotStartup,
+    BotTimeout,
+)
 from arena.game.botproc import BotPool, BotProcess
 from arena.sdk import Choose, GameInfo
 from engines.base import Engine, State
@@ -114,6 +121,9 @@ class ProcessSeat:
             raise BotTimeout(f"no answer within {limit_s * 1000:.0f} ms") from None
         except BotCrash as crash:  # say how the process ended, when it did
             ended = await self.bot.exit_words()
+            if self.bot.memory_killed():
+                memory = self.bot.limits.memory_mb
+                raise BotMemory(f"{crash}: killed for using more than {memory} MB") from None
             raise BotCrash(f"{crash}: {ended}" if ended else str(crash)) from None
         except (BotProtocolError, BotIllegal):  # a fault: the process is not reused
             self.bot.broken = True
@@ -128,6 +138,7 @@ class ProcessSeat:
     async def end(self, game: str, result: dict[str, Any], observation: dict[str, Any]) -> None:
         await self.bot.send(protocol.encode(protocol.end(game, result, observation)))
         self.bot.check_disk()  # a bot that filled its folder is charged with this game
+        self.bot.check_memory()  # so is one whose processes outgrew its memory
 
 
 class FunctionSeat:

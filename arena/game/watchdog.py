@@ -32,6 +32,7 @@ for line in sys.stdin:
         ended_well = True
 for pgid in groups:
     try:
+        os.killpg(pgid, signal.SIGCONT)  # a bot stopped outside its turn, keeper and all
         os.kill(pgid, signal.SIGTERM)
     except OSError:
         pass

@@ -38,6 +38,7 @@ EXPLAIN = {
     "protocol": "wrote a line that is not a valid protocol message",
     "crash": "exited, or closed its input or output, during a game",
     "startup": "did not start, or did not answer 'hello' with 'ready' in time",
+    "memory": "used more than memory_mb: the kernel killed a process of its control group",
 }
 
 
