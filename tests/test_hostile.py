@@ -594,3 +594,35 @@ def test_an_exit_status_is_told_in_words() -> None:
     assert _exit_status(139) == "exit status 139"  # outside the sandbox: the program's own
     assert _exit_status(139, sandboxed=True) == "exit status 139: killed by SIGSEGV"
     assert _exit_status(200, sandboxed=True) == "exit status 200"
+
+
+BETWEEN = re.compile(r"between: cpu_ms=(\d+) wall_ms=(\d+)")
+
+
+@pytest.mark.parametrize("sandbox", BOTH)
+def test_a_spinning_child_gets_no_cpu_during_the_opponents_turns(
+    tmp_path: Path, sandbox: str
+) -> None:
+    """``ponder = false`` (the default): a bot's processes are frozen outside its turns, so
+    the child it left spinning in a session of its own takes no CPU while its opponent
+    (sleeping 40 ms a move) thinks. Without a control group the bot is stopped by its
+    process group, which that child has left: then it is only said, not asserted."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    slow = f"python {HOSTILE / 'slow_by.py'} --ms 40 {marker}-slow"
+    text = league_text(marker, hostile_cmd("spin_between"), SLOW_CLOCK, sandbox=sandbox)
+    text = text.replace(f"python -m bots.random {marker}-a", slow)
+    text = text.replace('name = "b"', 'name = "b"\nlimits = {cpu_s = 1}').replace(
+        f"python -m bots.random {marker}-b", f"{hostile_cmd('crash_at_start')} {marker}-b"
+    )
+    path = tmp_path / "league.toml"
+    path.write_text(text)
+    trio.run(lambda: run_league(config.load(path), tmp_path / "out", jobs=1))
+    wait_until(lambda: processes_with(marker) == [], f"no process of {marker}", 5)
+    said = BETWEEN.findall((tmp_path / "out" / "logs" / "hostile.log").read_text())
+    cpu = sum(int(c) for c, _ in said)
+    wall = sum(int(w) for _, w in said)
+    print(f"spinning child outside its bot's turns: {cpu} ms of CPU in {wall} ms")
+    assert wall >= 200, said  # the opponent slept 40 ms a move, several moves
+    if control_groups() is None:
+        pytest.skip(f"no control group: the child got {cpu} ms of CPU in {wall} ms")
+    assert cpu <= 0.1 * wall, said
