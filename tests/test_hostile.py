@@ -626,3 +626,49 @@ def test_a_spinning_child_gets_no_cpu_during_the_opponents_turns(
     if control_groups() is None:
         pytest.skip(f"no control group: the child got {cpu} ms of CPU in {wall} ms")
     assert cpu <= 0.1 * wall, said
+
+
+OUTSIDE = re.compile(r"outside: shm=(\w+) memfd=(\w+)")
+
+
+@needs_bwrap
+def test_memory_held_outside_any_process_is_counted_or_refused(
+    tmp_path: Path, reference: Games
+) -> None:
+    """System V shared memory (attached, filled, detached) and memfd files written, never
+    mapped: 160 MB of each at ``memory_mb`` = 128, none of it address space. In a control
+    group the kernel counts it (the bot is killed: ``memory``, or its writes fail at the
+    cap); without one the sandbox's filter refuses the calls (``EPERM``)."""
+    program = f"{hostile_cmd('memory_outside')} --mb 160"
+    run = run_hostile(
+        tmp_path, "", SLOW_CLOCK, bot_limits="memory_mb = 128", cmd=program, sandbox="auto"
+    )
+    assert run.left_running() == []
+    run.check(reference)
+    log = run.folder / "logs" / "hostile.log"  # none: each was killed before it said
+    said = OUTSIDE.findall(log.read_text() if log.exists() else "")
+    if control_groups() is None:
+        assert said and all(held == ("EPERM", "EPERM") for held in said), said
+        return
+    for verdict in run.verdicts():
+        assert verdict == {"memory": 1}, (verdict, said)
+    for shm, memfd in said:  # a report made before the kill: what it held stayed under
+        held = sum(int(mb) for mb in (shm, memfd) if mb.isdigit())
+        assert held <= 128, said
+
+
+REACH = re.compile(r"reach: (\S+)=(\w+)")
+
+
+@needs_bwrap
+def test_io_uring_and_root_only_proc_files_are_refused(tmp_path: Path, reference: Games) -> None:
+    """``io_uring_setup`` fails (``EPERM``: the filter refuses it), and the ``/proc`` files
+    only root may read stay unreadable also for a root referee's bot, which may read
+    whatever is in its view."""
+    run = run_hostile(tmp_path, "kernel_reach", sandbox="auto")
+    assert run.left_running() == []
+    run.check(reference)
+    assert run.verdicts() == [{}] * HOSTILE_GAMES
+    said = dict(REACH.findall((run.folder / "logs" / "hostile.log").read_text()))
+    assert said.pop("io_uring") == "EPERM", said
+    assert said and set(said.values()) <= {"EACCES", "ENOENT", "EPERM"}, said

@@ -736,7 +736,8 @@ async def host_bot(
         mode = sandbox.resolve(spec.sandbox)
         workdir.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
-        with sandbox.refusals() if mode == "bwrap" else contextlib.nullcontext() as refused:
+        refusing = sandbox.refusals(memory=group is None)
+        with refusing if mode == "bwrap" else contextlib.nullcontext() as refused:
             process = await trio.lowlevel.open_process(
                 _command(spec, mode, refused, group),
                 stdin=subprocess.PIPE,

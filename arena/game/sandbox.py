@@ -27,6 +27,7 @@ import importlib.util
 import os
 import secrets
 import shutil
+import stat
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -123,11 +124,12 @@ def _start_trial() -> subprocess.Popen[bytes]:
 
 
 @contextlib.contextmanager
-def refusals() -> Iterator[int | None]:
+def refusals(memory: bool = False) -> Iterator[int | None]:
     """For one bubblewrap start: a descriptor from which it reads the seccomp filter of the
-    calls a bot is refused (:mod:`arena.game.seccomp`), closed on leaving (the child keeps
-    its copy); None on a machine whose call numbers are not known here."""
-    code = seccomp.program()
+    calls a bot is refused (:mod:`arena.game.seccomp`; ``memory``: also those that make
+    memory outside its processes, for a bot without a control group), closed on leaving
+    (the child keeps its copy); None on a machine whose call numbers are not known here."""
+    code = seccomp.program(memory=memory)
     if code is None:
         yield None
         return
@@ -229,6 +231,7 @@ def wrap(
         *binds[0],
         "--dev", "/dev",
         "--proc", "/proc",
+        *(_proc_covers() if os.geteuid() == 0 else []),
         "--perms", "1777", "--size", str(disk_mb << 20), "--tmpfs", HOME,
         *binds[1],
         *covers,
@@ -238,6 +241,43 @@ def wrap(
         "--",
         *command,
     ]  # fmt: skip
+
+
+@functools.cache
+def _proc_covers() -> list[str]:
+    """Flags that keep out of view the files and folders of ``/proc`` an ordinary user may
+    not read (``slabinfo``, ``timer_list``, ``vmallocinfo``, ``kpage*``, ``kmsg``, some of
+    ``/proc/sys``): a root referee's bot reads whatever is in view (its one capability).
+    A file is covered by the null device (which a bot cannot open: binds are ``nodev``), a
+    folder by an empty one. Found once, on the host's ``/proc``."""
+    flags: list[str] = []
+    for top, folders, files in os.walk("/proc"):
+        if top == "/proc":  # not the processes' folders: the sandbox has its own
+            folders[:] = [name for name in folders if name in ("sys", "tty", "driver", "fs")]
+        if top == "/proc/sys":  # nor its network's: its own namespace's, not the host's
+            folders[:] = [name for name in folders if name != "net"]
+        for name in sorted(folders):
+            path = os.path.join(top, name)
+            if _hidden_from_others(path):
+                flags += ["--perms", "0555", "--tmpfs", path]
+        folders[:] = [name for name in folders if not _hidden_from_others(os.path.join(top, name))]
+        for name in sorted(files):
+            path = os.path.join(top, name)
+            if _hidden_from_others(path):
+                flags += ["--ro-bind", "/dev/null", path]
+    return flags
+
+
+def _hidden_from_others(path: str) -> bool:
+    """Whether a user who is neither its owner nor in its group may not read ``path``."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    if stat.S_ISLNK(mode):
+        return False
+    needed = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(mode) else 0)
+    return mode & needed != needed
 
 
 @functools.cache

@@ -14,6 +14,12 @@ cannot read, so it fails with ``ENOSYS``, as on a kernel without it: the C libra
 starts threads and processes with ``clone``. The filter holds in the bot and in everything
 it starts, and cannot be removed.
 
+It refuses ``io_uring_setup`` (``EPERM``) too: the operations of an io_uring run in the
+kernel without system calls a filter could see. And where the bot has no control group
+(:mod:`arena.game.cgroup`) to count the memory it holds outside its processes, it refuses
+the calls that make such memory (:data:`MEMORY_CALLS`: System V shared memory, message
+queues and semaphores, POSIX message queues, ``memfd_create``; ``EPERM``).
+
 The filter is classic BPF over ``struct seccomp_data`` (``nr`` at offset 0, ``arch`` at 4,
 the low half of the first argument at 16 on these little-endian machines), written out here
 rather than taken from libseccomp, which has no wheel. For each architecture a machine runs
@@ -51,6 +57,18 @@ CALLS: dict[int, tuple[Calls, ...]] = {
     0xC00000F3: (_GENERIC_CALLS,),  # RISC-V 64
 }
 
+IO_URING_SETUP = 425  # the same number on every architecture (and x32's with its bit)
+
+# what makes memory no process's address space holds: shmget, semget, msgget, mq_open,
+# memfd_create (i386 also the old ipc multiplexer, 117), by architecture
+MEMORY_CALLS: dict[int, tuple[int, ...]] = {
+    0xC000003E: (29, 64, 68, 240, 319, *(_X32_BIT | n for n in (29, 64, 68, 240, 319))),
+    0x40000003: (395, 393, 399, 277, 356, 117),  # i386
+    0xC00000B7: (194, 190, 186, 180, 279),  # AArch64
+    0x40000028: (307, 299, 303, 274, 385),  # Arm
+    0xC00000F3: (194, 190, 186, 180, 279),  # RISC-V 64
+}
+
 # the architectures whose code each machine runs (``os.uname().machine``)
 _RUNS: dict[str, tuple[int, ...]] = {
     "x86_64": (0xC000003E, 0x40000003),
@@ -73,9 +91,10 @@ _NO_SUCH_CALL = 0x00050000 | errno.ENOSYS
 _FLAGS, _NOSYS, _REFUSED = "flags", "nosys", "refused"
 
 
-def program(machine: str | None = None) -> bytes | None:
+def program(machine: str | None = None, memory: bool = False) -> bytes | None:
     """The filter for ``machine`` (default: this one) as bubblewrap's ``--seccomp`` reads
-    it, or None for a machine whose numbers are not known here."""
+    it, or None for a machine whose numbers are not known here; ``memory``: refuse the
+    :data:`MEMORY_CALLS` too (the bot has no control group)."""
     archs = _RUNS.get(machine or os.uname().machine)
     if archs is None:
         return None
@@ -88,6 +107,11 @@ def program(machine: str | None = None) -> bytes | None:
             tests.append((_JEQ_K, _FLAGS, 0, calls.unshare))
             tests.append((_JEQ_K, _FLAGS, 0, calls.clone))
             tests.append((_JEQ_K, _NOSYS, 0, calls.clone3))
+        x32 = arch == 0xC000003E
+        for number in (IO_URING_SETUP, *([_X32_BIT | IO_URING_SETUP] * x32)):
+            tests.append((_JEQ_K, _REFUSED, 0, number))
+        for number in MEMORY_CALLS[arch] if memory else ():
+            tests.append((_JEQ_K, _REFUSED, 0, number))
         tests.append((_RET_K, 0, 0, _ALLOW))
         code.append((_JEQ_K, 0, len(tests), arch))  # another architecture: skip this block
         code += tests
