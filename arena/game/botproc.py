@@ -288,6 +288,9 @@ def raise_open_files_limit() -> int:
 _PLACES: list[cgroup.Place | None] = []  # where this process makes control groups, once known
 
 
+SANDBOX_PROCESSES = 2  # bubblewrap and the init of its pid namespace, in the bot's group
+
+
 def control_groups() -> cgroup.Place | None:
     """Where this referee makes its bots' control groups, looked for once per process;
     None where it may make none (said once on stderr, as the sandbox's fallback is)."""
@@ -731,9 +734,12 @@ async def host_bot(
         task_status.started(BotStartup(f"cannot start {spec.argv()[0]!r}: {missing}"))
         return
     place = control_groups()
-    group = place.group(limits.memory_mb, limits.processes) if place is not None else None
+    group = None
     try:
         mode = sandbox.resolve(spec.sandbox)
+        if place is not None:  # bubblewrap's own two processes are in the group too
+            extra = SANDBOX_PROCESSES if mode == "bwrap" and limits.processes else 0
+            group = place.group(limits.memory_mb, limits.processes + extra)
         workdir.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
         refusing = sandbox.refusals(memory=group is None)

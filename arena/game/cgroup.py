@@ -82,10 +82,10 @@ def _folder(root: str, point: str, path: str) -> str | None:
     return os.path.normpath(point + "/" + inside.lstrip("/"))
 
 
-def _write(path: str, value: str) -> None:
-    fd = os.open(path, os.O_WRONLY)
+def _write(path: str, value: str | bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
     try:
-        os.write(fd, value.encode())
+        os.write(fd, value.encode() if isinstance(value, str) else value)
     finally:
         os.close(fd)
 
@@ -109,7 +109,6 @@ class Group:
         self.writes = writes  # (file, value): the limits, written once the folders exist
         self.freezer = freezer  # cgroup.freeze (v2) or freezer.state (v1), or ""
         self.memory = memory  # the folder whose events count memory kills
-        self._fd = -1
         self.frozen = False
 
     def spec(self) -> str:
@@ -132,10 +131,10 @@ class Group:
         return self.freezer.endswith("cgroup.freeze")
 
     def _set(self, value: bytes) -> bool:
+        """Write the freezer file (opened each time: an idle process holds no descriptor
+        of the referee's, whose count is tight with a large field)."""
         try:
-            if self._fd < 0:
-                self._fd = os.open(self.freezer, os.O_WRONLY | os.O_CLOEXEC)
-            os.write(self._fd, value)
+            _write(self.freezer, value)
             return True
         except OSError:  # the group is gone (its processes ended): nothing to stop
             return False
@@ -145,10 +144,7 @@ class Group:
         return memory_kills(self.spec())
 
     def close(self) -> None:
-        """Let go of the freezer file and remove the group (the keeper has, normally)."""
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+        """Remove the group (its keeper has, unless it was killed)."""
         remove(self.folders)
 
 
