@@ -35,9 +35,11 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _ROOT / "benchmarks":
 
 import argparse  # noqa: E402
 import cProfile  # noqa: E402
+import dataclasses  # noqa: E402
 import math  # noqa: E402
 import pstats  # noqa: E402
 import resource  # noqa: E402
+import statistics  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -56,7 +58,15 @@ def main() -> None:
     parser.add_argument(
         "--profile", action="store_true", help="cProfile one jobs=1 arena run per engine"
     )
+    parser.add_argument(
+        "--fair-clock",
+        action="store_true",
+        help="only: decisions/s with ponder = false (bots frozen outside their turns) vs true",
+    )
     args = parser.parse_args()
+    if args.fair_clock:
+        _fair_clock(args.engines, args.players, args.trials or 5, args.decisions or 3000)
+        return
 
     jobs_levels = args.jobs or ([1] if args.quick else [1, 2, 4])
     trials = args.trials or (1 if args.quick else 3)
@@ -178,6 +188,28 @@ def _transport(config: Any, message: bytes, seconds: float, jobs: int) -> float:
     except Exception as exc:  # arena.game.botproc is being reworked: report, don't stop
         print(f"transport measurement failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 0.0
+
+
+def _fair_clock(engines: list[str] | None, players: int, trials: int, decisions: int) -> None:
+    """Decisions/s of run_league at jobs=1 with the fair clock (``ponder = false``, the
+    default: each bot frozen after its answer, thawed for its next question) against
+    without it (``ponder = true``), interleaved; medians and their ratio."""
+    print("# The fair clock's cost: arena decisions/s, ponder = false vs true (jobs=1)")
+    print(f"\n{_bench.machine_line()}; {trials} interleaved trials, ~{decisions} decisions")
+    for name, engine in _bench.load_engines(engines).items():
+        seats = min(max(players, engine.min_players), engine.max_players)
+        game = _bench.index_zero_game(engine, seats)
+        rounds = _bench.rounds_for(decisions, game.decisions, seats, 16)
+        fair = _bench.trivial_league(name, seats, rounds)
+        free = dataclasses.replace(
+            fair, bots=tuple(dataclasses.replace(bot, ponder=True) for bot in fair.bots)
+        )
+        rates: dict[str, list[float]] = {"fair": [], "ponder": []}
+        for _ in range(trials):
+            rates["fair"].append(_bench.run_timed_league(fair, 1).decisions_per_s)
+            rates["ponder"].append(_bench.run_timed_league(free, 1).decisions_per_s)
+        on, off = statistics.median(rates["fair"]), statistics.median(rates["ponder"])
+        print(f"  {name}: fair clock {on:.0f}/s, ponder {off:.0f}/s: x{on / off:.3f}")
 
 
 def _profile(config: _bench.arena_config.LeagueConfig) -> None:

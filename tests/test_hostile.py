@@ -405,7 +405,7 @@ def test_allocating_10_gb_fails_under_the_memory_limit(tmp_path: Path, reference
         assert b"MemoryError" in (run.folder / "logs" / "hostile.log").read_bytes()
         return
     verdicts = run.verdicts()
-    assert all(v.get("memory") == 1 and set(v) <= {"memory", "timeout"} for v in verdicts)
+    assert all("memory" in v and set(v) <= {"memory", "timeout"} for v in verdicts), verdicts
     for record, seat in run.hostile_seats():
         assert "killed for using more than 256 MB" in record.seats[seat].notes[-1]
         assert record.seats[seat].forfeit == "memory"
