@@ -205,9 +205,10 @@ def _fair_clock(engines: list[str] | None, players: int, trials: int, decisions:
             fair, bots=tuple(dataclasses.replace(bot, ponder=True) for bot in fair.bots)
         )
         rates: dict[str, list[float]] = {"fair": [], "ponder": []}
-        for _ in range(trials):
-            rates["fair"].append(_bench.run_timed_league(fair, 1).decisions_per_s)
-            rates["ponder"].append(_bench.run_timed_league(free, 1).decisions_per_s)
+        for trial in range(trials):  # each first in every other trial: no bias of order
+            for kind in ("fair", "ponder")[:: 1 if trial % 2 else -1]:
+                config = fair if kind == "fair" else free
+                rates[kind].append(_bench.run_timed_league(config, 1).decisions_per_s)
         on, off = statistics.median(rates["fair"]), statistics.median(rates["ponder"])
         print(f"  {name}: fair clock {on:.0f}/s, ponder {off:.0f}/s: x{on / off:.3f}")
 

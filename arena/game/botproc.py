@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import random
 import resource
 import shutil
 import signal
@@ -288,6 +289,12 @@ def raise_open_files_limit() -> int:
 _PLACES: list[cgroup.Place | None] = []  # where this process makes control groups, once known
 
 
+# a fair clock lets a bot read what it is sent between its turns (a game's start, its end,
+# a substituted move): it becomes restless, and is frozen after each answer, once it used
+# more CPU than this plus this share of the time between its answer and its next question
+REST_CPU_S = 0.005
+REST_SHARE = 0.1
+REST_CHECK_S = 0.02  # the mean time between two such reads of a bot's CPU time
 SANDBOX_PROCESSES = 2  # bubblewrap and the init of its pid namespace, in the bot's group
 
 
@@ -360,8 +367,11 @@ class BotProcess:
     ending: str = ""  # how the process ended, once it has
     workdir: Path | None = None  # its folder on the host, when it runs without the sandbox
     group: cgroup.Group | None = None  # its control group, where the referee may make one
-    fair: bool = False  # stopped outside its turns (the league's ponder = false)
+    fair: bool = False  # no computing outside its turns (the league's ponder = false)
     frozen: bool = False
+    restless: bool = False  # used CPU outside its turns: frozen after each answer from now on
+    _rested_at: tuple[int, float] | None = None  # (group CPU µs, time) at its last answer
+    _next_check: float = 0.0  # when its CPU time is next read after an answer
     spin_s: float = 0.0  # poll this long for a quick answer before parking (see ask)
     _closed: trio.Event = field(default_factory=trio.Event)
     _latency_s: float = 0.0  # running mean of answer times, while polled for
@@ -403,7 +413,7 @@ class BotProcess:
         self.thaw()
         line = await self._finish(memoryview(b""), deadline)
         if self.fair:
-            self.freeze()
+            self._rest()
         return line
 
     async def ask(self, message: bytes, deadline: float) -> bytes:
@@ -419,6 +429,8 @@ class BotProcess:
         """
         if self.frozen:
             self.thaw()
+        elif self._rested_at is not None:
+            self._check_rest()
         self._asked_at = time.perf_counter()
         rest = self._write_now(message)
         if (
@@ -428,7 +440,7 @@ class BotProcess:
             and (line := self._spin(deadline)) is not None
         ):
             if self.fair:
-                self.freeze()
+                self._rest()
             self._unyielded += 1
             if self._unyielded >= _SPIN_YIELD_EVERY:
                 self._unyielded = 0
@@ -436,8 +448,37 @@ class BotProcess:
             return line
         line = await self._finish(rest, deadline)
         if self.fair:
-            self.freeze()
+            self._rest()
         return line
+
+    def _rest(self) -> None:
+        """After an answer, with a fair clock: freeze the bot, or, where its group tells its
+        CPU time, note it, and freeze it only once it has used CPU outside its turns
+        (:meth:`_check_rest`). A bot waiting for its next question uses none, and freezing
+        it costs two wake-ups per turn (the freezer wakes a sleeping process to stop it).
+        The CPU time is read after answers picked at random, about one per
+        :data:`REST_CHECK_S` of the bot's (a bot cannot tell which: computing outside its
+        turns for longer than a few of them is found)."""
+        group = self.group
+        if self.restless or group is None or not group.counts_cpu:
+            self.freeze()
+            return
+        now = time.perf_counter()
+        if now >= self._next_check:  # reading a group's CPU time costs about 50 µs
+            self._next_check = now + random.uniform(0.0, 2 * REST_CHECK_S)
+            self._rested_at = (group.cpu_us(), now)
+
+    def _check_rest(self) -> None:
+        """Before a question: did the bot compute since its last answer? More than
+        :data:`REST_CPU_S` plus :data:`REST_SHARE` of the time between, and it is
+        restless: frozen after each answer from now on."""
+        assert self.group is not None and self._rested_at is not None
+        used_us, answered = self._rested_at
+        self._rested_at = None
+        between = time.perf_counter() - answered
+        used = (self.group.cpu_us() - used_us) / 1e6
+        if used > REST_CPU_S + REST_SHARE * between:
+            self.restless = True
 
     def freeze(self) -> None:
         """Stop every process of the bot until :meth:`thaw`: its control group's freezer,

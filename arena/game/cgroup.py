@@ -139,6 +139,21 @@ class Group:
         except OSError:  # the group is gone (its processes ended): nothing to stop
             return False
 
+    @property
+    def counts_cpu(self) -> bool:
+        """Whether :meth:`cpu_us` can tell (a cgroup v2 folder: ``cpu.stat`` is always
+        there)."""
+        return self._v2
+
+    def cpu_us(self) -> int:
+        """CPU time used so far by all the group's processes, in µs (0 when it cannot tell)."""
+        try:
+            with open(self.freezer[: -len("cgroup.freeze")] + "cpu.stat", "rb") as stat:
+                first = stat.readline()  # usage_usec <n>
+        except OSError:
+            return 0
+        return int(first.split()[1]) if first.startswith(b"usage_usec ") else 0
+
     def memory_kills(self) -> int:
         """How many of the group's processes the kernel has killed for its memory so far."""
         return memory_kills(self.spec())
