@@ -9,6 +9,7 @@ The hostile programs live in ``tests/hostile/``.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -672,3 +673,19 @@ def test_io_uring_and_root_only_proc_files_are_refused(tmp_path: Path, reference
     said = dict(REACH.findall((run.folder / "logs" / "hostile.log").read_text()))
     assert said.pop("io_uring") == "EPERM", said
     assert said and set(said.values()) <= {"EACCES", "ENOENT", "EPERM"}, said
+
+
+@needs_bwrap
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a root referee's sandbox caps inodes")
+def test_files_without_bytes_stop_at_the_inode_cap(tmp_path: Path, reference: Games) -> None:
+    """Empty files cost no bytes, so ``disk_mb`` alone never stops them: the private /tmp
+    also holds at most one file per 4 KiB of it (256 at ``disk_mb`` = 1)."""
+    run = run_hostile(tmp_path, "inode_filler", bot_limits="disk_mb = 1", sandbox="auto")
+    assert run.left_running() == []
+    run.check(reference)
+    assert run.verdicts() == [{}] * HOSTILE_GAMES
+    said = re.findall(
+        r"inodes: made=(\d+) refused=(.+)", (run.folder / "logs" / "hostile.log").read_text()
+    )
+    assert said and all(int(made) < 256 for made, _ in said), said
+    assert all(why == "No space left on device" for _, why in said), said

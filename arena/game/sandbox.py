@@ -208,6 +208,7 @@ def wrap(
         reads = refused is not None
         kept = ",+dac_read_search" if reads else ""
         command = [
+            *_inode_cap(disk_mb),
             "setpriv",
             f"--reuid={user}",
             f"--regid={user}",
@@ -218,7 +219,8 @@ def wrap(
             "--",
             *argv,
         ]
-        for capability in ("CAP_SETUID", "CAP_SETGID", *["CAP_DAC_READ_SEARCH"] * reads):
+        inodes = ["CAP_SYS_ADMIN"] if _inode_cap(disk_mb) else []  # dropped by setpriv
+        for capability in ("CAP_SETUID", "CAP_SETGID", *inodes, *["CAP_DAC_READ_SEARCH"] * reads):
             namespaces += ["--cap-add", capability]
     else:
         command = argv
@@ -241,6 +243,25 @@ def wrap(
         "--",
         *command,
     ]  # fmt: skip
+
+
+INODE_BYTES = 4096  # the private /tmp holds one file (or folder) per this many bytes of disk_mb
+
+
+def inodes(disk_mb: int) -> int:
+    """How many files and folders the private ``/tmp`` of ``disk_mb`` may hold."""
+    return max(64, (disk_mb << 20) // INODE_BYTES)
+
+
+def _inode_cap(disk_mb: int) -> list[str]:
+    """For a root referee: the command prefix that caps the inodes of the bot's ``/tmp``
+    (bubblewrap sets only its size), a remount run before ``setpriv`` drops the right to
+    mount; nothing where ``sh`` or ``mount`` is missing."""
+    shell, mount = shutil.which("sh"), shutil.which("mount")
+    if shell is None or mount is None:
+        return []
+    remount = f'{mount} -o remount,nr_inodes={inodes(disk_mb)} {HOME} && exec "$@"'
+    return [shell, "-c", remount, "arena"]
 
 
 @functools.cache
