@@ -689,3 +689,24 @@ def test_files_without_bytes_stop_at_the_inode_cap(tmp_path: Path, reference: Ga
     )
     assert said and all(int(made) < 256 for made, _ in said), said
     assert all(why == "No space left on device" for _, why in said), said
+
+
+@needs_bwrap
+def test_folders_on_the_referees_pythonpath_are_not_shown_whole(
+    tmp_path: Path, reference: Games, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder on the referee's ``PYTHONPATH`` holding a secret and a package of its own:
+    a sandboxed bot can neither list it nor read the secret (it sees the arena's SDK
+    packages, and the package its own ``-m`` names, each at its own path)."""
+    shared = tmp_path / "on-path"
+    (shared / "private_pkg").mkdir(parents=True)
+    (shared / "secret.txt").write_text("the organiser's secret\n")
+    monkeypatch.setenv("PYTHONPATH", str(shared))
+    run = run_hostile(tmp_path, "path_probe", sandbox="auto")
+    assert run.left_running() == []
+    run.check(reference)
+    assert run.verdicts() == [{}] * HOSTILE_GAMES
+    log = (run.folder / "logs" / "hostile.log").read_text()
+    assert f"path: {shared} lists=" in log, log
+    assert "the organiser's secret" not in log and "private_pkg" not in log, log
+    assert f"path: {shared / 'secret.txt'}=ENOENT" in log, log

@@ -47,7 +47,7 @@ from arena.errors import (
 )
 from arena.forked import cores
 from arena.game import cgroup, keeper, sandbox
-from arena.game.environment import bot_environment, python_path
+from arena.game.environment import bot_environment
 from arena.game.watchdog import Watchdog
 
 _CHUNK = 1 << 16
@@ -320,7 +320,9 @@ def _command(
     of :func:`sandbox.refusals`), under its keeper, which makes its control ``group``."""
     argv = spec.argv()
     if mode == "bwrap":
-        shown = sandbox.python_packages(argv, os.getcwd()) + tuple(python_path()[1:])
+        # of the folders on PYTHONPATH only the packages a Python bot imports from there
+        # (the SDK, its own -m package): not the rest of them, whatever else they hold
+        shown = sandbox.python_packages(argv, os.getcwd())
         argv = sandbox.wrap(
             argv,
             disk_mb=spec.limits.disk_mb,
