@@ -149,6 +149,8 @@ class LeagueConfig:
     # the file gives no seed: ``seed`` was drawn at random (a resumed league takes the one
     # its folder keeps instead: arena.league.driver.with_stored_seed)
     seed_drawn: bool = field(default=False, compare=False)
+    # the results folder's secret its bots' seeds come from (arena.league.secret.keyed)
+    bot_key: bytes = field(default=b"", compare=False, repr=False)
     # what the file says that has no effect, one line each (``arena run`` prints them)
     warnings: tuple[str, ...] = field(default=(), compare=False)
     # False: a stored ``league.toml`` that leaves out part of its schedule (its bots, table

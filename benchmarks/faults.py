@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -40,6 +41,7 @@ engines.register("toy", "tests.toy_engine")
 from arena.cli import main
 main(sys.argv[1:])
 """
+KEY = "bot-seeds.key"  # arena.league.secret.FILE: the secret bots' seeds come from
 BOTS = 6  # two seats: a round-robin block is 6 * 5 = 30 games
 
 
@@ -135,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
 
         out = work / "killed"
         games = out / "games.jsonl"
+        # the reference's secret: its bots are seeded alike, so the games can be compared
+        out.mkdir()
+        shutil.copy(work / "reference" / KEY, out / KEY)
         targets = sorted(rng.sample(range(1, args.games - 1), args.kills))
         for number, target in enumerate(targets, 1):
             run = arena_run(config, out, args.jobs)

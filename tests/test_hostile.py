@@ -23,7 +23,9 @@ import trio
 
 import engines
 from arena import config
+from arena.errors import ResultsError
 from arena.game.botproc import StderrLog, control_groups
+from arena.league import secret
 from arena.league.driver import LeagueOutcome
 from arena.league.reading import read_games
 from arena.league.results import ResultsDir
@@ -100,6 +102,10 @@ def identities(log: Path) -> list[tuple[str, int, int, int, str]]:
     ]
 
 
+# the reference's secret, given to every hostile run: its bots are seeded as the reference's
+SHARED_KEY: list[bytes] = []
+
+
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
     """The same league with a well-behaved random bot named ``hostile``: games by id."""
@@ -114,6 +120,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
             league = config.load(path)
             trio.run(lambda: run_league(league, folder / "out", jobs=2))
             records = read_games(folder / "out")
+            SHARED_KEY[:] = [(folder / "out" / secret.FILE).read_bytes()]
             assert len(records) == GAMES
             assert all(not s.verdicts for r in records for s in r.seats)
             yield {r.id: r for r in records}
@@ -191,6 +198,9 @@ def run_hostile(
     text = league_text(marker, cmd or hostile_cmd(program), limits, bot_limits, policy, sandbox)
     path.write_text(text)
     league = config.load(path)
+    if SHARED_KEY:
+        (tmp_path / "out").mkdir()
+        (tmp_path / "out" / secret.FILE).write_bytes(SHARED_KEY[0])
     outcome = trio.run(lambda: run_league(league, tmp_path / "out", jobs=jobs))
     return HostileRun(outcome, tmp_path / "out", marker, sandbox)
 
@@ -710,3 +720,26 @@ def test_folders_on_the_referees_pythonpath_are_not_shown_whole(
     assert f"path: {shared} lists=" in log, log
     assert "the organiser's secret" not in log and "private_pkg" not in log, log
     assert f"path: {shared / 'secret.txt'}=ENOENT" in log, log
+
+
+def test_a_bot_cannot_work_the_league_seed_out_of_its_own(tmp_path: Path, reference: Games) -> None:
+    """The league file's seed is 11: a bot that tries every small league seed against the
+    seed it is given finds none (bots' seeds come from the folder's 128-bit secret), and
+    the games are the reference's all the same (check: the same deals, moves and ranks)."""
+    run = run_hostile(tmp_path, "seed_search", sandbox="none")
+    run.check(reference)
+    assert run.verdicts() == [{}] * HOSTILE_GAMES
+    said = re.findall(
+        r"search: (\S+) league seed=(\w+)", (run.folder / "logs" / "hostile.log").read_text()
+    )
+    assert len(said) == HOSTILE_GAMES and {found for _, found in said} == {"none"}, said
+
+
+def test_a_folders_secret_is_128_bits_its_owners_alone_and_kept(tmp_path: Path) -> None:
+    key = secret.folder_key(tmp_path)
+    path = tmp_path / secret.FILE
+    assert len(key) == 16 and path.stat().st_mode & 0o077 == 0
+    assert secret.folder_key(tmp_path) == key  # made once, read after
+    path.write_text("abc\n")
+    with pytest.raises(ResultsError, match="not a secret of 128 bits"):
+        secret.folder_key(tmp_path)

@@ -137,7 +137,7 @@ async def play_game(
         if isinstance(player, Watcher):
             player.watch(spec.id, state)
         try:
-            await player.start(spec.id, position, players, bot_seed(spec.seed, position))
+            await player.start(spec.id, position, players, bot_seed(spec.seed, position, spec.key))
         except BotFault as fault:
             clock.fault(fault, 0)
             clock.forfeit_for(fault)

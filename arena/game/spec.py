@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engines.base import derive_rng
 
@@ -19,15 +21,23 @@ class GameSpec:
     rotation: int
     seed: int
     seating: tuple[str, ...]  # bot name per seat
+    # the results folder's secret its bots' seeds come from (arena.league.secret); b"": none
+    key: bytes = field(default=b"", compare=False, repr=False)
 
     @property
     def players(self) -> int:
         return len(self.seating)
 
 
-def bot_seed(game_seed: int, seat: int) -> int:
-    """The seed a bot is given for its own RNG: derived from, never equal to, the game's."""
-    return derive_rng(game_seed, "bot", seat).getrandbits(31)
+def bot_seed(game_seed: int, seat: int, key: bytes = b"") -> int:
+    """The seed a bot is given for its own RNG: an HMAC of the game's seed and the seat
+    under ``key``, the results folder's secret (:mod:`arena.league.secret`), so that no
+    bot can work the league's seed out of its own; without a key (a game outside any
+    league folder: ``arena play``) derived from the game's seed alone."""
+    if not key:
+        return derive_rng(game_seed, "bot", seat).getrandbits(31)
+    digest = hmac.new(key, f"bot {game_seed} {seat}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:4], "big") >> 1
 
 
 def block_seed(league_seed: int, players: int, block: int) -> int:
@@ -41,8 +51,10 @@ def rotations(table: Sequence[str]) -> list[tuple[str, ...]]:
     return [tuple(table[(i + r) % k] for i in range(k)) for r in range(k)]
 
 
-def block_games(table_index: int, table: tuple[str, ...], block: int, seed: int) -> list[GameSpec]:
-    """The games of one rotation block."""
+def block_games(
+    table_index: int, table: tuple[str, ...], block: int, seed: int, key: bytes = b""
+) -> list[GameSpec]:
+    """The games of one rotation block (``key``: see :attr:`GameSpec.key`)."""
     return [
         GameSpec(
             id=f"t{table_index}-b{block}-r{rotation}",
@@ -51,6 +63,7 @@ def block_games(table_index: int, table: tuple[str, ...], block: int, seed: int)
             rotation=rotation,
             seed=seed,
             seating=seating,
+            key=key,
         )
         for rotation, seating in enumerate(rotations(table))
     ]

@@ -34,6 +34,7 @@ from arena.league.fingerprint import fingerprint
 from arena.league.layout import LEAGUE, Warn
 from arena.league.results import ResultsDir, read_league
 from arena.league.schedule import Shape, known_tables, misplaced
+from arena.league.secret import keyed
 from arena.league.transcripts import has_complete_transcripts
 from arena.record import GameRecord
 from arena.stats.sprt import Sprt
@@ -190,6 +191,7 @@ def open_league(
     store = ResultsDir(folder)
     prints = {bot.name: fingerprint(bot) for bot in config.bots}
     stored = store.open(config, fresh=fresh, warn=say, bots=prints, replay=replay)
+    config = keyed(config, folder)  # its bots' seeds come from the folder's secret
     known = known_tables(stored)
     aside = misplaced(config, stored, known)
     store.set_aside(aside, say)

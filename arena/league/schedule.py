@@ -116,7 +116,7 @@ def iter_blocks(
     for block in range(blocks):
         for index, table in all_tables:
             seed = block_seed(config.seed, len(table), block)
-            yield block_games(index, table, block, seed)
+            yield block_games(index, table, block, seed, config.bot_key)
 
 
 _GAME_ID = re.compile(r"t(0|[1-9]\d*)-b(0|[1-9]\d*)-r(0|[1-9]\d*)")  # as block_games names
