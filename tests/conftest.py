@@ -15,6 +15,17 @@ import engines
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(scope="session", autouse=True)
+def one_secret_for_every_folder() -> Iterator[None]:
+    """Every results folder the tests make seeds its bots from one secret (each would draw
+    its own, arena.league.secret): tests compare the games of runs in two folders."""
+    from arena.league import secret
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(secret, "new_key", lambda: bytes(range(16)))
+        yield
+
+
 @pytest.fixture
 def toy_engine() -> Iterator[str]:
     """Registers the tiny test engine as 'toy'."""

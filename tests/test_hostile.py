@@ -36,6 +36,7 @@ from arena.tools.replay import replay_record
 from tests.conftest import ROOT, needs_bwrap, processes_left, processes_with, wait_until
 
 HOSTILE = ROOT / "tests" / "hostile"
+REAL_NEW_KEY = secret.new_key  # as imported: conftest gives every test folder one secret
 # Short clocks keep the suite fast; the random bots answer in a few ms, far inside them.
 LIMITS = {
     "move_ms": 250,
@@ -102,10 +103,6 @@ def identities(log: Path) -> list[tuple[str, int, int, int, str]]:
     ]
 
 
-# the reference's secret, given to every hostile run: its bots are seeded as the reference's
-SHARED_KEY: list[bytes] = []
-
-
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
     """The same league with a well-behaved random bot named ``hostile``: games by id."""
@@ -120,7 +117,6 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
             league = config.load(path)
             trio.run(lambda: run_league(league, folder / "out", jobs=2))
             records = read_games(folder / "out")
-            SHARED_KEY[:] = [(folder / "out" / secret.FILE).read_bytes()]
             assert len(records) == GAMES
             assert all(not s.verdicts for r in records for s in r.seats)
             yield {r.id: r for r in records}
@@ -198,9 +194,6 @@ def run_hostile(
     text = league_text(marker, cmd or hostile_cmd(program), limits, bot_limits, policy, sandbox)
     path.write_text(text)
     league = config.load(path)
-    if SHARED_KEY:
-        (tmp_path / "out").mkdir()
-        (tmp_path / "out" / secret.FILE).write_bytes(SHARED_KEY[0])
     outcome = trio.run(lambda: run_league(league, tmp_path / "out", jobs=jobs))
     return HostileRun(outcome, tmp_path / "out", marker, sandbox)
 
@@ -735,8 +728,13 @@ def test_a_bot_cannot_work_the_league_seed_out_of_its_own(tmp_path: Path, refere
     assert len(said) == HOSTILE_GAMES and {found for _, found in said} == {"none"}, said
 
 
-def test_a_folders_secret_is_128_bits_its_owners_alone_and_kept(tmp_path: Path) -> None:
+def test_a_folders_secret_is_128_bits_its_owners_alone_and_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(secret, "new_key", REAL_NEW_KEY)  # not the tests' shared one
     key = secret.folder_key(tmp_path)
+    (tmp_path / "another").mkdir()
+    assert secret.folder_key(tmp_path / "another") != key
     path = tmp_path / secret.FILE
     assert len(key) == 16 and path.stat().st_mode & 0o077 == 0
     assert secret.folder_key(tmp_path) == key  # made once, read after

@@ -35,7 +35,7 @@ def folder_key(folder: Path) -> bytes:
         return _read(path)
     except OSError as exc:
         raise ResultsError(f"{path}: cannot write: {exc.strerror}") from None
-    key = secrets.token_bytes(BITS // 8)
+    key = new_key()
     try:
         os.write(fd, key.hex().encode() + b"\n")
         os.fsync(fd)
@@ -46,6 +46,11 @@ def folder_key(folder: Path) -> bytes:
     finally:
         os.close(fd)
     return key
+
+
+def new_key() -> bytes:
+    """A new secret: :data:`BITS` bits from the system's randomness."""
+    return secrets.token_bytes(BITS // 8)
 
 
 def _read(path: Path) -> bytes:
