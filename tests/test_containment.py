@@ -19,7 +19,7 @@ from arena import protocol
 from arena.config import BotSpec, Limits
 from arena.errors import BotStartup
 from arena.game import botproc
-from arena.game.botproc import BotPool, BotProcess, IdleProcesses, StderrLog
+from arena.game.botproc import BotPool, BotProcess, IdleProcesses, StderrLog, control_groups
 from arena.game.watchdog import Watchdog
 from arena.league.reading import read_games
 from arena.record import GameRecord
@@ -251,3 +251,14 @@ def test_a_referee_killed_outright_leaves_no_bot_and_no_bot_folder(tmp_path: Pat
     wait_until(lambda: not list(temp.glob("arena-bots-*")), "the bots' folder removed", 10)
     nobody = f"m{uuid.uuid4().hex}"  # no command line has it: processes by folder only
     wait_until(lambda: processes_left(nobody, temp) == [], "no bot process left", 10)
+    place = control_groups()
+    if place is not None:  # the keepers, ended by the watchdog, removed their groups
+        parents = {*place.limits.values(), *([place.freezer] if place.freezer else [])}
+
+        def groups_left() -> list[str]:
+            prefix = f"{referee.pid}-"
+            return [
+                name for parent in parents for name in os.listdir(parent) if name.startswith(prefix)
+            ]
+
+        wait_until(lambda: groups_left() == [], "no control group of the referee left", 10)
