@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import resource
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -63,6 +64,12 @@ def os_reason(exc: OSError, rewrite: str | None = None) -> str:
     once space is freed: while games remain to be stored, run again to resume; when every
     game is stored and only a file made from them failed (the standings, a report), what
     ``rewrite`` says (``"write it with: arena report FOLDER"``)."""
+    if exc.errno in (errno.EMFILE, errno.ENFILE):  # the referee's own descriptors
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        return (
+            f"{exc.strerror}: allow the referee more (ulimit -n is {soft}) or lower --jobs, "
+            "and run again to resume"
+        )
     if exc.errno != errno.ENOSPC:
         return exc.strerror or str(exc)
     if rewrite is None:
