@@ -293,7 +293,7 @@ _PLACES: list[cgroup.Place | None] = []  # where this process makes control grou
 # a substituted move): it becomes restless, and is frozen after each answer, once it used
 # more CPU than this plus this share of the time between its answer and its next question
 REST_CPU_S = 0.005
-REST_SHARE = 0.1
+REST_SHARE = 0.02
 REST_CHECK_S = 0.02  # the mean time between two such reads of a bot's CPU time
 SANDBOX_PROCESSES = 2  # bubblewrap and the init of its pid namespace, in the bot's group
 

@@ -1,5 +1,5 @@
-"""A control group per bot process: memory, processes and CPU counted for all its processes
-together, and a freezer that stops all of them outside the bot's turn.
+"""A control group per bot process: memory and processes limited and CPU time counted for
+all its processes together, and a freezer that stops all of them outside the bot's turn.
 
 The referee finds where it may make groups (:func:`place`, once per process) and names one
 group per bot process (:meth:`Place.group`); the bot's keeper (:mod:`arena.game.keeper`)
@@ -16,8 +16,8 @@ Where groups are made:
   delegated group (a systemd scope run with ``Delegate=yes``) holding the referee alone,
   which moves itself into a leaf ``referee-<pid>`` beside ``arena`` (the kernel gives
   controllers only to groups without processes of their own).
-* cgroup v1 where the ``memory`` and ``pids`` controllers (``cpu`` too, when there) are
-  mounted and writable, below the referee's own group of each: ``<its group>/arena``.
+* cgroup v1 where the ``memory`` and ``pids`` controllers are mounted and writable, below
+  the referee's own group of each: ``<its group>/arena``.
 
 The freezer is cgroup v2's ``cgroup.freeze`` wherever a cgroup2 file system is mounted
 (also beside v1 controllers: it needs no controller, and it costs about 1 µs a write),
@@ -37,7 +37,6 @@ import time
 
 PARENT = "arena"  # the folder of the arena's groups in each hierarchy
 DEFAULT_PROCESSES = 256  # pids.max when a league leaves ``processes`` at 0 (threads count)
-CPU_PERIOD_US = 100_000  # one core per bot: a quota of one period per period
 _V1_NEEDED = ("memory", "pids")
 
 
@@ -171,7 +170,7 @@ class Place:
     """Where this referee makes its bots' groups: a parent folder in each hierarchy."""
 
     def __init__(self, limits: dict[str, str], version: int, freezer: str) -> None:
-        self.limits = limits  # "memory", "pids", maybe "cpu" -> parent folder
+        self.limits = limits  # "memory", "pids" -> parent folder
         self.version = version  # of the limits' hierarchy
         self.freezer = freezer  # parent folder in the hierarchy that freezes, or ""
         self._made = 0
@@ -203,22 +202,12 @@ class Place:
                 (memory + "/memory.oom.group?", "1"),
                 (pids + "/pids.max", str(processes or DEFAULT_PROCESSES)),
             ]
-            if "cpu" in self.limits:
-                writes.append(
-                    (self.limits["cpu"] + f"/{name}/cpu.max", f"{CPU_PERIOD_US} {CPU_PERIOD_US}")
-                )
         else:
             writes += [
                 (memory + "/memory.limit_in_bytes", str(mem)),
                 (memory + "/memory.memsw.limit_in_bytes?", str(mem)),
                 (pids + "/pids.max", str(processes or DEFAULT_PROCESSES)),
             ]
-            if "cpu" in self.limits:
-                cpu = self.limits["cpu"] + "/" + name
-                writes += [
-                    (cpu + "/cpu.cfs_period_us", str(CPU_PERIOD_US)),
-                    (cpu + "/cpu.cfs_quota_us", str(CPU_PERIOD_US)),
-                ]
         freezer = ""
         if self.freezer:
             folder = self.freezer + "/" + name
@@ -340,7 +329,7 @@ def _v1_place() -> Place | str:
     for root, point, kind, options in _mounts():
         if kind != "cgroup":
             continue
-        for controller in ("memory", "pids", "cpu", "freezer"):
+        for controller in ("memory", "pids", "freezer"):
             if controller in options and controller in own and controller not in parents:
                 folder = _folder(root, point, own[controller])
                 if folder is not None:
@@ -379,8 +368,6 @@ def _v2_parent(point: str, own: str) -> str:
     available = set(_read(top + "/cgroup.controllers").split())
     if not {"memory", "pids"} <= available:
         return f"!the memory and pids controllers are not available in {top}"
-    if "cpu" in available:
-        wanted += " +cpu"
     _write(top + "/cgroup.subtree_control", wanted)
     parent = top + "/" + PARENT
     os.makedirs(parent, exist_ok=True)
@@ -424,10 +411,6 @@ def find() -> Place | str:
             parent = f"!cannot prepare cgroup v2 ({exc.strerror})"
         if not parent.startswith("!"):
             limits = {"memory": parent, "pids": parent}
-            if os.path.exists(parent + "/cpu.max") or "cpu" in _read(
-                parent + "/cgroup.controllers"
-            ):
-                limits["cpu"] = parent
             place = Place(limits, 2, parent)
         else:
             reason = parent[1:]

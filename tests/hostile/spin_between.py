@@ -3,11 +3,16 @@ spins the CPU forever, then plays the first legal action at once. At each ``act`
 on stderr how much CPU its child used since its own last answer, and how long that was:
 ``between: cpu_ms=<n> wall_ms=<n>``. Outside its turns the child should get nothing."""
 
+import argparse
 import os
 import sys
 import time
 
 from _common import Message, play_first, serve
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--spinners", type=int, default=1)  # more: children spinning beside it
+args, _marker = parser.parse_known_args()
 
 TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
 child = 0
@@ -31,6 +36,9 @@ def on_hello(message: Message) -> None:
     child = os.fork()
     if child == 0:
         spinner()
+    for _ in range(args.spinners - 1):
+        if os.fork() == 0:
+            spinner()
 
 
 def on_act(message: Message, acts: int) -> Message:
