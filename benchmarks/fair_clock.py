@@ -27,8 +27,8 @@ import trio  # noqa: E402
 
 import engines  # noqa: E402
 from arena import config  # noqa: E402
+from arena.league.reading import read_games  # noqa: E402
 from arena.league.runner import run_league  # noqa: E402
-from arena.league.store import read_games  # noqa: E402
 
 BUSY = ROOT / "benchmarks" / "busy_bot.py"
 SPINNER = ROOT / "tests" / "hostile" / "spin_between.py"
