@@ -107,6 +107,7 @@ def test_error_tree_matches_the_verdict_classes() -> None:
         errors.BotProtocolError,
         errors.BotCrash,
         errors.BotStartup,
+        errors.BotMemory,
     ]
     assert tuple(f.verdict for f in faults) == errors.VERDICTS
     assert all(issubclass(f, errors.BotFault) for f in faults)
