@@ -26,6 +26,16 @@ def one_secret_for_every_folder() -> Iterator[None]:
         yield
 
 
+def with_test_secret(folder: Path) -> Path:
+    """``folder`` (made), holding the tests' one secret for an arena run in another process,
+    which the patch above does not reach."""
+    from arena.league import secret
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / secret.FILE).write_text(secret.new_key().hex() + "\n")
+    return folder
+
+
 @pytest.fixture
 def toy_engine() -> Iterator[str]:
     """Registers the tiny test engine as 'toy'."""

@@ -33,7 +33,14 @@ from arena.league.runner import run_league
 from arena.protocol import MAX_NOTE_CHARS
 from arena.record import NOTES_BUDGET, GameRecord
 from arena.tools.replay import replay_record
-from tests.conftest import ROOT, needs_bwrap, processes_left, processes_with, wait_until
+from tests.conftest import (
+    ROOT,
+    needs_bwrap,
+    processes_left,
+    processes_with,
+    wait_until,
+    with_test_secret,
+)
 
 HOSTILE = ROOT / "tests" / "hostile"
 REAL_NEW_KEY = secret.new_key  # as imported: conftest gives every test folder one secret
@@ -363,6 +370,7 @@ def test_giant_line_is_protocol_and_referee_memory_stays_bounded(
     path = tmp_path / "league.toml"
     path.write_text(league_text(marker, hostile_cmd("giant_line")))
     peak_file = tmp_path / "peak"
+    with_test_secret(tmp_path / "out")  # seeded as the reference, in another process
     done = subprocess.run(
         [sys.executable, "-c", GIANT_DRIVER, str(path), str(tmp_path / "out"), str(peak_file)],
         cwd=ROOT,
@@ -399,12 +407,15 @@ def test_forked_child_holding_the_pipes_is_killed(tmp_path: Path, reference: Gam
 
 
 def test_allocating_10_gb_fails_under_the_memory_limit(tmp_path: Path, reference: Games) -> None:
-    """In a control group the kernel kills it (``memory``; filling 256 MB may take longer
-    than a decision: a timeout may come first); without one the allocation fails against
+    """In a control group the kernel kills it (``memory``; a timeout may come first where
+    filling 256 MB takes longer than a decision); without one the allocation fails against
     its address-space limit (``crash``)."""
-    run = run_hostile(tmp_path, "alloc_10gb", bot_limits="memory_mb = 256")
+    grouped = control_groups() is not None  # the kill comes once 256 MB are filled: a clock
+    run = run_hostile(  # that waits for it under a busy machine's load
+        tmp_path, "alloc_10gb", SLOW_CLOCK if grouped else None, bot_limits="memory_mb = 256"
+    )
     run.check(reference)
-    if control_groups() is None:
+    if not grouped:
         assert run.verdicts() == [{"crash": 1}] * HOSTILE_GAMES
         assert b"MemoryError" in (run.folder / "logs" / "hostile.log").read_bytes()
         return

@@ -31,7 +31,7 @@ from arena.league.runner import run_league
 from arena.league.schedule import iter_blocks
 from arena.record import GameRecord
 from arena.tools.replay import replay_record
-from tests.conftest import ROOT, processes_with, wait_until
+from tests.conftest import ROOT, processes_with, wait_until, with_test_secret
 
 
 def league_text(marker: str, engine: str = "toy", rounds: int = 2, extra: str = "") -> str:
@@ -331,10 +331,12 @@ def test_sigint_stops_cleanly_and_resume_completes(tmp_path: Path) -> None:
     cfg = tmp_path / "sf.toml"
     cfg.write_text(league_text(marker, engine="space-five", rounds=3))
     out = tmp_path / "out"
-    reference = run_cli("run", str(cfg), "--out", str(tmp_path / "ref"), "--jobs", "2")
+    reference = run_cli(
+        "run", str(cfg), "--out", str(with_test_secret(tmp_path / "ref")), "--jobs", "2"
+    )
     assert reference.wait(timeout=120) == 0, reference.stderr.read() if reference.stderr else ""
 
-    proc = run_cli("run", str(cfg), "--out", str(out), "--jobs", "2")
+    proc = run_cli("run", str(cfg), "--out", str(with_test_secret(out)), "--jobs", "2")
     games = out / "games.jsonl"
     wait_until(lambda: games.exists() and games.read_bytes().count(b"\n") >= 6, "6 games")
     proc.send_signal(signal.SIGINT)
