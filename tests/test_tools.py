@@ -15,7 +15,7 @@ import trio
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.game.botproc import STDERR_TAIL_LINES, StderrLog
+from arena.game.botproc import STDERR_TAIL_LINES, StderrLog, control_groups
 from arena.league.runner import run_league
 from arena.tools.checkbot import EXPLAIN, percentile
 from tests.conftest import ROOT, processes_left, processes_with, wait_until
@@ -394,7 +394,12 @@ def test_check_bot_fails_each_hostile_bot_with_the_right_message(name: str, in_r
     ]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 1, result.output
-    assert HOSTILE_MESSAGES[name] in result.output
+    if name == "alloc_10gb" and control_groups() is not None:
+        # no address-space limit in a control group: filling 2 GB outlasts the decision,
+        # or (on a quick machine) the kernel kills it first
+        assert "timeout x1" in result.output or "memory x1" in result.output, result.output
+    else:
+        assert HOSTILE_MESSAGES[name] in result.output
     assert "bot is NOT compliant" in result.output
     assert processes_with(marker) == []
 
