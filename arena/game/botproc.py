@@ -478,7 +478,10 @@ class BotProcess:
         used_us, answered = self._rested_at
         self._rested_at = None
         between = time.perf_counter() - answered
-        used = (self.group.cpu_us() - used_us) / 1e6
+        now_us = self.group.cpu_us()
+        if used_us < 0 or now_us < 0:  # not read (no descriptor to spare): no judgement
+            return
+        used = (now_us - used_us) / 1e6
         if used > REST_CPU_S + REST_SHARE * between:
             self.restless = True
 

@@ -108,6 +108,7 @@ class Group:
         self.writes = writes  # (file, value): the limits, written once the folders exist
         self.freezer = freezer  # cgroup.freeze (v2) or freezer.state (v1), or ""
         self.memory = memory  # the folder whose events count memory kills
+        self._fd = -1  # the freezer file, open while the group is frozen
         self.frozen = False
 
     def spec(self) -> str:
@@ -116,27 +117,36 @@ class Group:
         return "|".join((":".join(self.folders), writes, self.freezer, self.memory))
 
     def freeze(self) -> None:
-        """Stop every process of the group (they stay stopped until :meth:`thaw`)."""
-        if self.freezer and not self.frozen:
-            self.frozen = self._set(_FROZEN[self._v2])
+        """Stop every process of the group (they stay stopped until :meth:`thaw`).
+
+        The freezer file stays open while the group is frozen, so that the thaw needs no
+        new descriptor (a referee short of them could not thaw the bot it asks next); an
+        idle process that was never frozen holds none."""
+        if not self.freezer or self.frozen:
+            return
+        try:
+            self._fd = os.open(self.freezer, os.O_WRONLY | os.O_CLOEXEC)
+            os.write(self._fd, _FROZEN[self._v2])
+            self.frozen = True
+        except OSError:  # the group is gone (its processes ended), or no descriptor left
+            self._close_fd()
 
     def thaw(self) -> None:
-        if self.frozen:
-            self._set(_THAWED[self._v2])
-            self.frozen = False
+        if not self.frozen:
+            return
+        self.frozen = False
+        with contextlib.suppress(OSError):  # a group that is gone has nothing to thaw
+            os.write(self._fd, _THAWED[self._v2])
+        self._close_fd()
+
+    def _close_fd(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
 
     @property
     def _v2(self) -> bool:
         return self.freezer.endswith("cgroup.freeze")
-
-    def _set(self, value: bytes) -> bool:
-        """Write the freezer file (opened each time: an idle process holds no descriptor
-        of the referee's, whose count is tight with a large field)."""
-        try:
-            _write(self.freezer, value)
-            return True
-        except OSError:  # the group is gone (its processes ended): nothing to stop
-            return False
 
     @property
     def counts_cpu(self) -> bool:
@@ -145,20 +155,23 @@ class Group:
         return self._v2
 
     def cpu_us(self) -> int:
-        """CPU time used so far by all the group's processes, in µs (0 when it cannot tell)."""
+        """CPU time used so far by all the group's processes, in µs (-1 when it cannot
+        tell: the group is gone, or the referee is short of descriptors)."""
         try:
             with open(self.freezer[: -len("cgroup.freeze")] + "cpu.stat", "rb") as stat:
                 first = stat.readline()  # usage_usec <n>
         except OSError:
-            return 0
-        return int(first.split()[1]) if first.startswith(b"usage_usec ") else 0
+            return -1
+        return int(first.split()[1]) if first.startswith(b"usage_usec ") else -1
 
     def memory_kills(self) -> int:
         """How many of the group's processes the kernel has killed for its memory so far."""
         return memory_kills(self.spec())
 
     def close(self) -> None:
-        """Remove the group (its keeper has, unless it was killed)."""
+        """Let go of the freezer file and remove the group (its keeper has, unless it was
+        killed)."""
+        self._close_fd()
         remove(self.folders)
 
 
