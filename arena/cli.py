@@ -1136,3 +1136,165 @@ def check_bot_command(
         )
     )
     sys.exit(0 if report.compliant else 1)
+
+
+@main.command(short_help="Serve a ladder: submissions, live leaderboard, games without end.")
+@click.argument("ladder_file", metavar="LADDER.toml", type=_Path(dir_okay=False))
+@click.option("--out", type=_Path(file_okay=False), default=None, help="The results folder.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--jobs", type=click.IntRange(1), default=None, help="Games at once (default: CPUs).")
+@click.option(
+    "--unsafe-no-sandbox",
+    is_flag=True,
+    help="Serve even where bubblewrap cannot sandbox the bots (they run unconfined).",
+)
+def serve(
+    ladder_file: str,
+    out: str | None,
+    host: str,
+    port: int,
+    jobs: int | None,
+    unsafe_no_sandbox: bool,
+) -> None:
+    """Serve the ladder in LADDER.toml until stopped (Ctrl-C or SIGTERM: exit 130).
+
+    A ladder file is a league file (engine, players, options, limits, sandbox, optional
+    house bots) with a [ladder] table; see docs/ladder.md. Participants get tokens from
+    arena ladder token, and submit with arena submit or the page's form.
+
+    \b
+    Example:
+      arena ladder token alice --out results/ladder-demo
+      arena serve configs/ladder-demo.toml --port 8000
+    """
+    from arena.ladder.serve import require_server
+
+    require_server()
+    import trio
+
+    from arena.game import sandbox
+    from arena.ladder import settings
+    from arena.ladder.serve import serve as serve_ladder
+
+    ladder = settings.load(ladder_file)
+    if unsafe_no_sandbox:
+        league = dataclasses.replace(
+            ladder.league,
+            sandbox="none",
+            bots=tuple(dataclasses.replace(b, sandbox="none") for b in ladder.league.bots),
+        )
+        ladder = dataclasses.replace(ladder, league=league)
+        _say("warning: --unsafe-no-sandbox: submitted bots run WITHOUT the sandbox")
+    else:
+        if ladder.league.sandbox == "none":
+            raise ConfigError(
+                f'{ladder_file}: sandbox = "none": a ladder runs strangers\' code; '
+                "pass --unsafe-no-sandbox to serve it so anyway"
+            )
+        reason = sandbox.unusable_reason()
+        if reason:
+            raise ConfigError(
+                f"{reason}: a ladder runs strangers' code only in the sandbox "
+                "(or pass --unsafe-no-sandbox)"
+            )
+        league = dataclasses.replace(
+            ladder.league,
+            sandbox="bwrap",
+            bots=tuple(dataclasses.replace(b, sandbox="bwrap") for b in ladder.league.bots),
+        )
+        ladder = dataclasses.replace(ladder, league=league)
+    folder = Path(out) if out else Path("results") / ladder.league.name
+    stopped = trio.run(
+        lambda: serve_ladder(
+            ladder, folder, host=host, port=port, jobs=jobs or os.cpu_count() or 1, say=_say
+        )
+    )
+    if stopped:
+        raise KeyboardInterrupt
+
+
+@main.group(short_help="The organiser's commands on a ladder's folder.")
+def ladder() -> None:
+    """The organiser's commands on a ladder's results folder (the server may be running)."""
+
+
+@ladder.command(name="token", short_help="Create a participant and print their token once.")
+@click.argument("name")
+@click.option("--out", type=_Path(file_okay=False), required=True, help="The ladder's folder.")
+@click.option("--organiser", is_flag=True, help="The token opens the organiser's page.")
+def ladder_token(name: str, out: str, organiser: bool) -> None:
+    """Create participant NAME and print their token (only its hash is kept: it cannot be
+    shown again).
+
+    \b
+    Example:
+      arena ladder token alice --out results/ladder-demo
+    """
+    from arena.ladder.admin import make_token
+
+    click.echo(make_token(Path(out), name, organiser=organiser))
+
+
+@ladder.command(name="list", short_help="List participants, their bots and versions.")
+@click.option("--out", type=_Path(file_okay=False), required=True, help="The ladder's folder.")
+def ladder_list(out: str) -> None:
+    """List the participants, their bots, and each bot's last version."""
+    from arena.ladder.admin import listing
+
+    for line in listing(Path(out)):
+        click.echo(line)
+
+
+@ladder.command(name="retire", short_help="Take a bot out of play (its games stay).")
+@click.argument("bot")
+@click.option("--out", type=_Path(file_okay=False), required=True, help="The ladder's folder.")
+def ladder_retire(bot: str, out: str) -> None:
+    """Take BOT out of play; its games stay stored; a new version brings it back."""
+    from arena.ladder.admin import set_status
+
+    click.echo(set_status(Path(out), bot, "retired"))
+
+
+@ladder.command(name="ban", short_help="Ban a bot, or a participant and all their bots.")
+@click.argument("name")
+@click.option("--out", type=_Path(file_okay=False), required=True, help="The ladder's folder.")
+def ladder_ban(name: str, out: str) -> None:
+    """Ban the bot NAME (or the participant NAME and all their bots): out of play for good,
+    and no new version is accepted."""
+    from arena.ladder.admin import set_status
+
+    click.echo(set_status(Path(out), name, "banned"))
+
+
+@main.command(short_help="Submit a bot to a ladder.")
+@click.argument("url")
+@click.argument("path", type=_Path(exists=False))
+@click.option("--token", envvar="ARENA_TOKEN", required=True, help="Your token (or ARENA_TOKEN).")
+@click.option("--name", default=None, help="The bot's name (default: the file or folder's).")
+@click.option("--cmd", default=None, help="Its command (default: bot.toml's cmd, or bot.py).")
+@click.option("--wait", is_flag=True, help="Follow it until it is accepted or rejected.")
+def submit(url: str, path: str, token: str, name: str | None, cmd: str | None, wait: bool) -> None:
+    """Upload PATH (a file, or a folder sent as an archive) to the ladder at URL and print
+    the submission's id, status and page. Exit status 1 when --wait sees it rejected.
+
+    \b
+    Example:
+      arena submit http://127.0.0.1:8000 mybot/ --token $TOKEN --wait
+    """
+    from arena.ladder.client import follow
+    from arena.ladder.client import submit as send
+
+    found = send(url, Path(path), token=token, name=name, cmd=cmd)
+    page = url.rstrip("/") + found["page"]
+    click.echo(
+        f"submission {found['id']}: {found['bot']} version {found['version']}, {found['state']}"
+    )
+    click.echo(page)
+    if wait:
+        found = follow(url, found["id"], token, click.echo)
+        if found["state"] == "rejected":
+            click.echo(f"rejected: {found['reason']}")
+            for line in str(found.get("log", "")).splitlines()[-15:]:
+                click.echo(f"  {line}")
+            sys.exit(1)
