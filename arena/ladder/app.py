@@ -116,16 +116,15 @@ class LadderApp:
         return participant_for(self.state.db, token) if token else None
 
     def page(self, request: Request, title: str, body: str, *, refresh: bool = False) -> Response:
-        response = Response(
-            200, pages.layout(title, body, self.who(request), refresh=refresh).encode()
-        )
-        if CSRF not in request.cookies:
-            response.cookie(CSRF, request.cookies.get(CSRF) or self._new_csrf(request))
+        page = pages.layout(title, body, self.who(request), refresh=refresh)
+        response = Response(200, page.encode())
+        if request.new_csrf:
+            response.cookie(CSRF, request.new_csrf, max_age=30 * 86400)
         return response
 
     def _new_csrf(self, request: Request) -> str:
         value = secrets.token_urlsafe(16)
-        request.cookies[CSRF] = value  # the form on this page is made for it
+        request.cookies[CSRF] = request.new_csrf = value  # this page's forms are made for it
         return value
 
     def csrf_of(self, request: Request) -> str:

@@ -251,7 +251,7 @@ def _unzip(root: Path, data: bytes, limits: UnpackLimits) -> None:
                 unix = info.external_attr >> 16
                 if stat.S_ISLNK(unix):
                     raise UploadRejected(f"archive entry {info.filename!r} is a link")
-                if unix and not (stat.S_ISREG(unix) or stat.S_ISDIR(unix)):
+                if stat.S_IFMT(unix) and not (stat.S_ISREG(unix) or stat.S_ISDIR(unix)):
                     raise UploadRejected(
                         f"archive entry {info.filename!r} is a device or special file"
                     )

@@ -43,6 +43,7 @@ class Request:
     headers: dict[str, str]
     body: bytes = b""
     cookies: dict[str, str] = field(default_factory=dict)
+    new_csrf: str = ""  # a CSRF cookie made for this request's answer
 
     @classmethod
     def of(cls, scope: Scope) -> Request:

@@ -1,0 +1,348 @@
+"""The ladder for real: ``arena serve`` as its own process on 127.0.0.1 (hypercorn on trio),
+spoken to over HTTP, its SQLite file and results folder on disk, bots checked and played
+in bubblewrap, and ``arena submit`` as a participant runs it. Skips where bubblewrap or the
+``[ladder]`` extra is missing."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tarfile
+import time
+import urllib.error
+import urllib.request
+import zipfile
+from collections.abc import Iterator
+from http.cookiejar import CookieJar
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from arena.game import sandbox
+from arena.ladder.uploads import UnpackLimits, UploadRejected, store_upload, unpack
+
+pytest.importorskip("hypercorn", reason="the [ladder] extra is not installed")
+pytestmark = pytest.mark.skipif(
+    bool(sandbox.unusable_reason()), reason="a ladder needs bubblewrap, which cannot run here"
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+ARENA = [sys.executable, "-m", "arena"]
+LADDER = """
+name = "ladder-test"
+engine = "space-five"
+players = [2]
+seed = 7
+[limits]
+move_ms = 2000
+[[bots]]
+name = "greedy"
+cmd = "python -m bots.space_five_greedy"
+[[bots]]
+name = "random"
+cmd = "python -m bots.random"
+[ladder]
+placement_blocks = 2
+check_games = 1
+max_upload_kb = 64
+max_files = 20
+max_unpacked_mb = 1
+submissions_per_hour = 6
+refresh_s = 0.3
+"""
+
+
+def arena(*args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*ARENA, *args], capture_output=True, text=True, cwd=ROOT, timeout=120, **kwargs
+    )
+
+
+class Server:
+    """``arena serve`` in a subprocess on a free port."""
+
+    def __init__(self, tmp: Path, folder: Path) -> None:
+        self.tmp, self.folder = tmp, folder
+        self.config = tmp / "ladder.toml"
+        if not self.config.exists():
+            self.config.write_text(LADDER)
+        self.log = (tmp / "server.log").open("a")
+        self.process = subprocess.Popen(
+            [*ARENA, "serve", str(self.config), "--out", str(folder), "--port", "0", "--jobs", "2"],
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stderr is not None
+        line = self.process.stderr.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert found, line
+        self.url = found.group(0)
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        code = self.process.wait(timeout=60)
+        assert self.process.stderr is not None
+        self.said = self.process.stderr.read()
+        self.process.stderr.close()
+        self.log.close()
+        return code
+
+    def get(self, path: str, token: str = "") -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return call(urllib.request.Request(self.url + path, headers=headers))
+
+    def upload(
+        self, data: bytes, name: str, token: str, filename: str = "bot.py"
+    ) -> tuple[int, Any]:
+        query = urlencode({"name": name, "filename": filename})
+        request = urllib.request.Request(
+            f"{self.url}/api/submit?{query}",
+            data=data,
+            headers={"Authorization": f"Bearer {token}"} if token else {},
+            method="POST",
+        )
+        return call(request)
+
+    def until(self, path: str, test: Any, token: str = "", within_s: float = 90) -> Any:
+        deadline = time.monotonic() + within_s
+        while True:
+            status, body = self.get(path, token)
+            if status == 200 and test(body):
+                return body
+            assert time.monotonic() < deadline, (path, status, body)
+            time.sleep(0.3)
+
+    def judged(self, id_: int, token: str) -> dict[str, Any]:
+        final = ("accepted", "rejected")
+        found: dict[str, Any] = self.until(
+            f"/api/submission/{id_}", lambda b: b["state"] in final, token
+        )
+        return found
+
+
+def call(request: urllib.request.Request) -> tuple[int, Any]:
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def token(folder: Path, name: str, *extra: str) -> str:
+    done = arena("ladder", "token", name, "--out", str(folder), *extra)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+BOT = (ROOT / "bots" / "random.py").read_text()
+FAILING = "import sys\nsys.exit('I refuse to start')\n"
+
+
+@pytest.fixture(scope="module")
+def ladder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, str]]]:
+    tmp = tmp_path_factory.mktemp("ladder")
+    folder = tmp / "results"
+    tokens = {name: token(folder, name) for name in ("alice", "bob", "flood")}
+    tokens["org"] = token(folder, "org", "--organiser")
+    server = Server(tmp, folder)
+    yield server, tokens
+    assert server.stop() == 130
+    assert "arena: stopped" in server.said
+
+
+def test_a_submission_is_checked_placed_and_rated_as_arena_standings_rates_it(
+    ladder: tuple[Server, dict[str, str]], tmp_path: Path
+) -> None:
+    server, tokens = ladder
+    bot = tmp_path / "alpha"
+    bot.mkdir()
+    (bot / "mine.py").write_text(BOT)
+    (bot / "bot.toml").write_text('cmd = "python mine.py"\n')
+    done = arena("submit", server.url, str(bot), "--token", tokens["alice"], "--wait")
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert re.search(r"submission \d+: alpha version 1, received", done.stdout)
+    assert "accepted" in done.stdout
+    # placement games are played and rated
+    server.until(
+        "/api/leaderboard",
+        lambda b: any(r["bot"] == "alpha" and r["games"] >= 4 for r in b["rows"]),
+    )
+    rows = pause_and_settle(server, tokens["org"])
+    standings = json.loads(arena("standings", str(server.folder), "--format", "json").stdout)
+    mine = {r["player"]: (r["elo"], r["low"], r["high"], r["games"]) for r in rows}
+    theirs = {
+        b["bot"]: (round(b["elo"], 1), round(b["elo_low"], 1), round(b["elo_high"], 1), b["games"])
+        for b in standings["bots"]
+    }
+    assert mine == theirs
+    alpha = next(r for r in rows if r["bot"] == "alpha")
+    assert (alpha["owner"], alpha["version"], alpha["status"]) == ("alice", 1, "active")
+    resume(server, tokens["org"])
+
+
+def organiser_session(server: Server, token_: str) -> tuple[urllib.request.OpenerDirector, str]:
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(server.url + "/login").read().decode()
+    csrf = re.search(r'name=csrf value="([0-9a-f]+)"', page)
+    assert csrf
+    opener.open(server.url + "/login", urlencode({"csrf": csrf.group(1), "token": token_}).encode())
+    page = opener.open(server.url + "/organiser").read().decode()
+    found = re.search(r"name=csrf value='([0-9a-f]+)'", page)
+    assert found
+    return opener, found.group(1)
+
+
+def pause_and_settle(server: Server, org: str) -> list[dict[str, Any]]:
+    opener, csrf = organiser_session(server, org)
+    opener.open(server.url + "/organiser/pause", urlencode({"csrf": csrf}).encode())
+    body = server.until("/api/status", lambda b: b["paused"] and b["running"] == 0)
+    stored = body["stored"]
+    time.sleep(1.0)  # the board's next refresh rates the games stored by then
+    board = server.until("/api/leaderboard", lambda b: b["stored"] == stored)
+    time.sleep(1.0)
+    board = server.get("/api/leaderboard")[1]
+    lines = (server.folder / "games.jsonl").read_text().splitlines()
+    assert len(lines) == stored
+    rows: list[dict[str, Any]] = board["rows"]
+    return rows
+
+
+def resume(server: Server, org: str) -> None:
+    opener, csrf = organiser_session(server, org)
+    opener.open(server.url + "/organiser/resume", urlencode({"csrf": csrf}).encode())
+
+
+def test_tokens_are_checked_and_a_bot_belongs_to_its_owner(
+    ladder: tuple[Server, dict[str, str]],
+) -> None:
+    server, tokens = ladder
+    data = BOT.encode()
+    assert server.upload(data, "beta", "")[0] == 401
+    assert server.upload(data, "beta", "1.wrong-secret")[0] == 401
+    owner, other = tokens["alice"], tokens["bob"]
+    assert server.upload(data, "beta", owner)[0] == 201
+    status, body = server.upload(data, "beta", other)
+    assert (status, body["error"]) == (403, "the bot 'beta' belongs to another participant")
+    # bob cannot read alice's check log; alice can
+    sub = server.get("/api/submission/1", other)[1]
+    assert "log" not in sub
+    assert "log" in server.get("/api/submission/1", owner)[1]
+
+
+def test_hostile_uploads_are_refused_with_the_reason(
+    ladder: tuple[Server, dict[str, str]],
+) -> None:
+    server, tokens = ladder
+    bob = tokens["bob"]
+    assert server.upload(b"x" * (65 << 10), "big", bob)[0] == 413  # max_upload_kb = 64
+    traversal = tar_of({"../escape.py": b"print(1)"})
+    status, body = server.upload(traversal, "sly", bob, "sly.tar.gz")
+    assert status == 201  # stored as received, then judged
+    judged = server.judged(body["id"], bob)
+    assert judged["state"] == "rejected" and "leaves its folder" in judged["reason"]
+    assert not (server.folder / "bots" / "escape.py").exists()
+    status, body = server.upload(FAILING.encode(), "quitter", bob, "quitter.py")
+    judged = server.judged(body["id"], bob)
+    assert judged["state"] == "rejected" and "start-up" in judged["reason"]
+    assert "I refuse to start" in judged["log"]
+
+
+def test_a_flood_of_submissions_is_limited(ladder: tuple[Server, dict[str, str]]) -> None:
+    server, tokens = ladder
+    statuses = [server.upload(FAILING.encode(), "floody", tokens["flood"])[0] for _ in range(8)]
+    assert statuses == [201] * 6 + [429] * 2
+
+
+def tar_of(entries: dict[str, bytes], link: str = "") -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, data in entries.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+        if link:
+            info = tarfile.TarInfo(link)
+            info.type = tarfile.SYMTYPE
+            info.linkname = "/etc/passwd"
+            archive.addfile(info)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("upload", "reason"),
+    [
+        (tar_of({"/etc/evil": b"x"}), "absolute path"),
+        (tar_of({"a/../../evil": b"x"}), "leaves its folder"),
+        (tar_of({"ok.py": b"x"}, link="passwd"), "is a link"),
+        (tar_of({f"f{i}": b"x" for i in range(21)}), "more than 20 entries"),
+        (tar_of({"bomb": b"\0" * (2 << 20)}), "at most 1048576 unpacked"),
+        (tar_of({"ok.py": b"x", "ok.py ": b"y", "ok.py": b"z"}), ""),
+    ],
+)
+def test_unpacking_refuses_hostile_archives(tmp_path: Path, upload: bytes, reason: str) -> None:
+    limits = UnpackLimits(max_files=20, max_bytes=1 << 20)
+    digest = store_upload(tmp_path, upload)
+    if not reason:
+        root = unpack(tmp_path, digest, "x.tar.gz", limits)
+        assert sorted(p.name for p in root.iterdir()) == ["ok.py", "ok.py "]
+        return
+    with pytest.raises(UploadRejected, match=re.escape(reason)):
+        unpack(tmp_path, digest, "x.tar.gz", limits)
+    assert not (tmp_path / "bots" / digest).exists()
+    assert list((tmp_path / "bots").iterdir()) == []  # nothing half-unpacked is left
+
+
+def test_a_zip_bomb_is_stopped_while_it_is_read(tmp_path: Path) -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("bomb", b"\0" * (50 << 20))  # 50 MiB that pack into ~50 KiB
+    assert len(buffer.getvalue()) < 100 << 10
+    digest = store_upload(tmp_path, buffer.getvalue())
+    with pytest.raises(UploadRejected, match="archive bomb"):
+        unpack(tmp_path, digest, "bomb.zip", UnpackLimits(max_bytes=1 << 20))
+
+
+def test_a_restart_after_kill_9_loses_nothing_and_stores_nothing_twice(tmp_path: Path) -> None:
+    folder = tmp_path / "results"
+    alice = token(folder, "alice")
+    server = Server(tmp_path, folder)
+    status, body = server.upload(BOT.encode(), "gamma", alice, "gamma.py")
+    assert status == 201
+    server.until("/api/status", lambda b: b["stored"] >= 10)
+    server.stop(signal.SIGKILL)  # mid-check, or mid-block: a kill at any moment
+    before = (folder / "games.jsonl").read_bytes()
+    server = Server(tmp_path, folder)
+    judged = server.judged(body["id"], alice)
+    assert judged["state"] == "accepted"  # acknowledged before the kill: not lost
+    server.until("/api/status", lambda b: b["stored"] >= len(before.splitlines()) + 10)
+    assert server.stop() == 130
+    lines = (folder / "games.jsonl").read_bytes().splitlines()
+    ids = [json.loads(line)["id"] for line in lines]
+    assert len(ids) == len(set(ids))  # no game stored twice
+    kept = before.splitlines()
+    complete = kept if before.endswith(b"\n") else kept[:-1]
+    assert lines[: len(complete)] == complete  # every game stored before the kill is kept
+    assert "arena: stopped" in server.said
+
+
+def test_serve_refuses_a_ladder_without_the_sandbox(tmp_path: Path) -> None:
+    config = tmp_path / "bare.toml"
+    config.write_text(LADDER.replace('name = "ladder-test"', 'name = "x"\nsandbox = "none"'))
+    done = arena("serve", str(config), "--out", str(tmp_path / "r"), "--port", "0")
+    assert done.returncode == 2
+    assert "--unsafe-no-sandbox" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_environment_has_no_proxy_that_would_hide_the_server() -> None:
+    assert os.environ.get("no_proxy") is None or "127.0.0.1" in os.environ.get("no_proxy", "")
