@@ -264,10 +264,11 @@ def test_a_flood_of_submissions_is_limited(ladder: tuple[Server, dict[str, str]]
     assert statuses == [201] * 6 + [429] * 2
 
 
-def tar_of(entries: dict[str, bytes], link: str = "") -> bytes:
+def tar_of(entries: dict[str, bytes] | list[tuple[str, bytes]], link: str = "") -> bytes:
     buffer = io.BytesIO()
+    pairs = list(entries.items()) if isinstance(entries, dict) else entries
     with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
-        for name, data in entries.items():
+        for name, data in pairs:
             info = tarfile.TarInfo(name)
             info.size = len(data)
             archive.addfile(info, io.BytesIO(data))
@@ -287,7 +288,8 @@ def tar_of(entries: dict[str, bytes], link: str = "") -> bytes:
         (tar_of({"ok.py": b"x"}, link="passwd"), "is a link"),
         (tar_of({f"f{i}": b"x" for i in range(21)}), "more than 20 entries"),
         (tar_of({"bomb": b"\0" * (2 << 20)}), "at most 1048576 unpacked"),
-        (tar_of({"ok.py": b"x", "ok.py ": b"y", "ok.py": b"z"}), ""),
+        (tar_of([("ok.py", b"x"), ("ok.py", b"z")]), "appears twice"),
+        (tar_of({"ok.py": b"x", "lib/util.py": b"y"}), ""),
     ],
 )
 def test_unpacking_refuses_hostile_archives(tmp_path: Path, upload: bytes, reason: str) -> None:
@@ -295,7 +297,11 @@ def test_unpacking_refuses_hostile_archives(tmp_path: Path, upload: bytes, reaso
     digest = store_upload(tmp_path, upload)
     if not reason:
         root = unpack(tmp_path, digest, "x.tar.gz", limits)
-        assert sorted(p.name for p in root.iterdir()) == ["ok.py", "ok.py "]
+        assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == [
+            "lib",
+            "lib/util.py",
+            "ok.py",
+        ]
         return
     with pytest.raises(UploadRejected, match=re.escape(reason)):
         unpack(tmp_path, digest, "x.tar.gz", limits)
