@@ -9,6 +9,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import pytest
 
@@ -156,7 +157,7 @@ def ladder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, d
     tokens["org"] = token(folder, "org", "--organiser")
     server = Server(tmp, folder)
     yield server, tokens
-    assert server.stop() == 130
+    assert server.stop() == 130, server.said
     assert "arena: stopped" in server.said
 
 
@@ -352,3 +353,105 @@ def test_serve_refuses_a_ladder_without_the_sandbox(tmp_path: Path) -> None:
 
 def test_environment_has_no_proxy_that_would_hide_the_server() -> None:
     assert os.environ.get("no_proxy") is None or "127.0.0.1" in os.environ.get("no_proxy", "")
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if CHROMIUM is None:
+        pytest.skip("no chromium browser installed")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def test_the_pages_in_a_real_browser(
+    ladder: tuple[Server, dict[str, str]], browser: Any, tmp_path: Path
+) -> None:
+    """A phone-sized Chromium: a participant submits through the form, follows the
+    submission to its verdict, reads the leaderboard (a bot named with HTML shows as
+    text), their bot's page (its source: theirs to see) and a game in the viewer; a
+    rejected submission's page says why. No console error, no script run from a name."""
+    server, tokens = ladder
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("dialog", lambda d: errors.append(f"a dialog opened: {d.message}"))
+    bot = tmp_path / "form_bot.py"
+    bot.write_text(BOT)
+    page.goto(server.url + "/submit")
+    page.fill("#token", tokens["alice"])
+    page.fill("#name", "<img src=x onerror=alert(1)>")
+    page.set_input_files("#file", str(bot))
+    page.click("button")
+    page.wait_for_url(re.compile(r"/submission/\d+$"))
+    submission = page.url.rsplit("/", 1)[1]
+    server.judged(int(submission), tokens["alice"])
+    page.reload()
+    assert "accepted" in page.inner_text("main")
+    server.until(
+        "/api/leaderboard",
+        lambda b: any(r["bot"].startswith("<img") and r["games"] > 0 for r in b["rows"]),
+    )
+    response = page.goto(server.url + "/")
+    assert response is not None
+    assert "script-src" not in response.headers["content-security-policy"]
+    assert page.locator("img").count() == 0  # the name is text, not an element
+    assert "<img src=x onerror=alert(1)>" in page.inner_text("table")
+    api = server.get("/api/leaderboard")[1]["rows"]
+    assert page.locator("tbody tr").count() >= len(api) - 1  # a refresh may add a row
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # tables scroll inside
+    page.screenshot(path=tmp_path / "leaderboard.png", full_page=True)
+    # the owner's bot page: signed in, they see its log and source
+    page.goto(server.url + "/login")
+    page.fill("#token", tokens["alice"])
+    page.click("form[action='/login'] button")
+    page.goto(server.url + "/bot/" + quote("<img src=x onerror=alert(1)>", safe=""))
+    text = page.inner_text("main")
+    assert "Its source" in text and "form_bot.py" in text
+    page.screenshot(path=tmp_path / "bot.png", full_page=True)
+    game = page.locator("a[href^='/game/']").first.get_attribute("href")
+    assert game
+    page.goto(server.url + game)
+    page.wait_for_selector("#viewer[data-ready]")
+    # another participant sees no source
+    other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    other.goto(server.url + "/bot/" + quote("<img src=x onerror=alert(1)>", safe=""))
+    assert "Its source" not in other.inner_text("main")
+    # a rejected submission's page says why
+    status, body = server.upload(FAILING.encode(), "quitter2", tokens["bob"], "quitter2.py")
+    server.judged(body["id"], tokens["bob"])
+    page.goto(f"{server.url}/submission/{body['id']}")
+    assert re.search(r"Rejected: arena check-bot: FAIL\s+start-up", page.inner_text("main"))
+    assert "I refuse to start" not in page.inner_text("main")  # alice's view: not her log
+    other.goto(server.url + "/login")
+    other.fill("#token", tokens["bob"])
+    other.click("form[action='/login'] button")
+    other.goto(f"{server.url}/submission/{body['id']}")
+    assert "I refuse to start" in other.inner_text("main")  # bob's own log
+    other.screenshot(path=tmp_path / "rejected.png", full_page=True)
+    assert errors == []
+    context.close()
+
+
+def test_a_form_without_its_csrf_token_is_refused(ladder: tuple[Server, dict[str, str]]) -> None:
+    server, tokens = ladder
+    request = urllib.request.Request(
+        server.url + "/login",
+        data=urlencode({"token": tokens["alice"]}).encode(),
+        method="POST",
+    )
+    try:
+        urllib.request.urlopen(request, timeout=30)
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 403
+        assert "security token" in exc.read().decode()
+    else:
+        raise AssertionError("a login without its CSRF token was accepted")

@@ -151,6 +151,8 @@ class LadderApp:
         get = method in ("GET", "HEAD")
         if get and path == "/":
             return self.leaderboard(request)
+        if get and path == "/favicon.ico":  # none: an empty answer, not a 404 in every log
+            return Response(204, b"", "image/x-icon")
         if get and path == "/static/ladder.css":
             return Response(200, pages.STYLE.encode(), "text/css; charset=utf-8")
         if get and path == "/api/leaderboard":

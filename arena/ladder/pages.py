@@ -84,9 +84,9 @@ def leaderboard(board: Board, *, ladder: str, paused: bool, running: int, stored
     return f"""<h1>{escape(ladder)}</h1>
 <p class="muted">{stored:,} games stored · {escape(state)} · ratings of {escape(when(board.at))}
 (refreshes every {REFRESH_S} s) · <a href="/api/leaderboard">JSON</a></p>
-<div class="scroll"><table><thead><tr><th class=num>#</th><th>bot</th><th>owner</th>
-<th class=num>v</th><th class=num>Elo</th><th class=num>interval</th><th class=num>games</th>
-<th class=num>score</th><th>trend</th><th>status</th><th>last change</th></tr></thead>
+<div class="scroll"><table><thead><tr><th class=num>#</th><th>bot</th><th class=num>Elo</th>
+<th class=num>interval</th><th class=num>games</th><th>trend</th><th>owner</th>
+<th class=num>v</th><th class=num>score</th><th>status</th><th>last change</th></tr></thead>
 <tbody>{rows}</tbody></table></div>{empty}{notes}"""
 
 
@@ -94,10 +94,10 @@ def _board_row(row: Row) -> str:
     interval = "" if row.low is None else f"{_num(row.low)} – {_num(row.high)}"
     return (
         f"<tr><td class=num>{row.rank}</td><td>{bot_link(row.bot)}</td>"
-        f"<td>{escape(row.owner)}</td><td class=num>{row.version or ''}</td>"
         f"<td class=num>{_num(row.elo)}</td><td class=num>{interval}</td>"
-        f"<td class=num>{row.games:,}</td><td class=num>{row.score_pct:.1f}%</td>"
-        f"<td>{_trend(row.trend)}</td><td class='state-{escape(row.status)}'>"
+        f"<td class=num>{row.games:,}</td><td>{_trend(row.trend)}</td>"
+        f"<td>{escape(row.owner)}</td><td class=num>{row.version or ''}</td>"
+        f"<td class=num>{row.score_pct:.1f}%</td><td class='state-{escape(row.status)}'>"
         f"{escape(row.status)}</td><td>{escape(when(row.changed))}</td></tr>"
     )
 

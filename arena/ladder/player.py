@@ -67,6 +67,7 @@ class LadderPlayer:
         self.houses = tuple(bot.name for bot in league.bots)
         self.running: list[GameSpec] = []
         self.stored = 0  # games stored by this process
+        self.syncing = 0  # games written, not yet synced
         self.stored_games = 0  # games in the folder (known at the first open)
         self.config: LeagueConfig | None = None
         self.field_bots: tuple[BotSpec, ...] | None = None
@@ -139,7 +140,8 @@ class LadderPlayer:
         self.wake = trio.Event()
 
     async def _drain(self) -> None:
-        while self.running:
+        """Wait until every game in flight is stored and synced (the store may close)."""
+        while self.running or self.syncing:
             await trio.sleep(0.02)
 
     def _open(self, bots: tuple[BotSpec, ...], host: BotHost) -> None:
@@ -210,7 +212,7 @@ class LadderPlayer:
     async def _play_one(self, table: Table, spec: GameSpec, slots: trio.Semaphore) -> None:
         """Play one game and store it (as the league runner does: written, then synced in
         a group with the games beside it)."""
-        store = self.store
+        store, group_sync = self.store, self.group_sync
         assert store is not None
         try:
             played = await table.play(spec)
@@ -220,13 +222,17 @@ class LadderPlayer:
                 self.say(f"game {spec.id} not stored: {exc}")
                 return
             store.append(played.record)
+            self.syncing += 1
             self.matchmaker.add_game(played.record)
             record = played.record
             self.recent.append((record.id, record.seating, record.ranks))
         finally:
             self.running.remove(spec)
             slots.release()
-        with trio.CancelScope(shield=True):
-            await self.group_sync.synced()
+        try:
+            with trio.CancelScope(shield=True):
+                await group_sync.synced()
+        finally:
+            self.syncing -= 1
         self.stored += 1
         self.stored_games += 1
