@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tarfile
@@ -321,26 +322,47 @@ def test_a_zip_bomb_is_stopped_while_it_is_read(tmp_path: Path) -> None:
 
 
 def test_a_restart_after_kill_9_loses_nothing_and_stores_nothing_twice(tmp_path: Path) -> None:
+    """Kill -9 during an upload and a check, then during play: each restart keeps every
+    acknowledged submission (the one caught mid-check is checked again), every stored game,
+    and stores no game twice; SIGTERM at the end exits 130."""
     folder = tmp_path / "results"
     alice = token(folder, "alice")
     server = Server(tmp_path, folder)
+    # an upload cut off by the kill: never acknowledged, so nothing of it may stay
+    port = int(server.url.rsplit(":", 1)[1])
+    partial = socket.create_connection(("127.0.0.1", port))
+    partial.sendall(
+        b"POST /api/submit?name=cut HTTP/1.1\r\nHost: x\r\n"
+        + f"Authorization: Bearer {alice}\r\nContent-Length: 40000\r\n\r\n".encode()
+        + b"#" * 20000
+    )
     status, body = server.upload(BOT.encode(), "gamma", alice, "gamma.py")
     assert status == 201
-    server.until("/api/status", lambda b: b["stored"] >= 10)
-    server.stop(signal.SIGKILL)  # mid-check, or mid-block: a kill at any moment
-    before = (folder / "games.jsonl").read_bytes()
+    server.until(f"/api/submission/{body['id']}", lambda b: b["state"] == "checking", alice)
+    server.stop(signal.SIGKILL)
+    partial.close()
     server = Server(tmp_path, folder)
     judged = server.judged(body["id"], alice)
-    assert judged["state"] == "accepted"  # acknowledged before the kill: not lost
-    server.until("/api/status", lambda b: b["stored"] >= len(before.splitlines()) + 10)
+    assert judged["state"] == "accepted"  # caught mid-check: checked again, not lost
+    assert [s.name for s in (folder / "uploads").iterdir()] == [judged["sha256"]]
+    server.until("/api/status", lambda b: b["stored"] >= 12 and b["running"] > 0)
+    server.stop(signal.SIGKILL)  # during play
+    before = (folder / "games.jsonl").read_bytes()
+    server = Server(tmp_path, folder)
+    server.until("/api/status", lambda b: b["stored"] >= len(before.splitlines()) + 8)
     assert server.stop() == 130
+    assert "arena: stopped" in server.said
     lines = (folder / "games.jsonl").read_bytes().splitlines()
     ids = [json.loads(line)["id"] for line in lines]
     assert len(ids) == len(set(ids))  # no game stored twice
     kept = before.splitlines()
     complete = kept if before.endswith(b"\n") else kept[:-1]
     assert lines[: len(complete)] == complete  # every game stored before the kill is kept
-    assert "arena: stopped" in server.said
+    blocks: dict[tuple[int, int], int] = {}
+    for line in lines:
+        game = json.loads(line)
+        blocks[(game["table"], game["block"])] = blocks.get((game["table"], game["block"]), 0) + 1
+    assert sum(1 for count in blocks.values() if count != 2) <= 2  # blocks in flight at the end
 
 
 def test_serve_refuses_a_ladder_without_the_sandbox(tmp_path: Path) -> None:
@@ -427,6 +449,7 @@ def test_the_pages_in_a_real_browser(
     assert "Its source" not in other.inner_text("main")
     # a rejected submission's page says why
     status, body = server.upload(FAILING.encode(), "quitter2", tokens["bob"], "quitter2.py")
+    assert status == 201
     server.judged(body["id"], tokens["bob"])
     page.goto(f"{server.url}/submission/{body['id']}")
     assert re.search(r"Rejected: arena check-bot: FAIL\s+start-up", page.inner_text("main"))
@@ -455,3 +478,25 @@ def test_a_form_without_its_csrf_token_is_refused(ladder: tuple[Server, dict[str
         assert "security token" in exc.read().decode()
     else:
         raise AssertionError("a login without its CSRF token was accepted")
+
+
+def test_a_bot_toml_build_runs_in_the_sandbox(
+    ladder: tuple[Server, dict[str, str]], tmp_path: Path
+) -> None:
+    """A ``build`` makes the program the bot runs (as a compiler would); it runs in the
+    sandbox, where the ladder's database is out of view."""
+    server, tokens = ladder
+    bot = tmp_path / "builder"
+    bot.mkdir()
+    (bot / "source.txt").write_text(BOT)
+    database = server.folder / "ladder.db"
+    assert database.is_file()
+    (bot / "bot.toml").write_text(
+        f'build = "cp source.txt built.py && (ls {database} > seen.txt 2>&1 || true)"\n'
+        'cmd = "python built.py"\n'
+    )
+    done = arena("submit", server.url, str(bot), "--token", tokens["alice"], "--wait")
+    assert done.returncode == 0, done.stdout + done.stderr
+    built = next((server.folder / "bots").glob("*.built"))
+    assert (built / "built.py").read_text() == BOT
+    assert "No such file" in (built / "seen.txt").read_text()
