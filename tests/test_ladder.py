@@ -85,10 +85,12 @@ class Server:
             text=True,
         )
         assert self.process.stderr is not None
-        line = self.process.stderr.readline()
-        found = re.search(r"http://127\.0\.0\.1:\d+", line)
-        assert found, line
-        self.url = found.group(0)
+        said = ""  # warnings may come first (a line cut short by a kill, moved aside)
+        while not (found := re.search(r"serving on (http://127\.0\.0\.1:\d+)", said)):
+            line = self.process.stderr.readline()
+            assert line, said
+            said += line
+        self.url = found.group(1)
 
     def stop(self, sig: int = signal.SIGTERM) -> int:
         if self.process.poll() is None:
