@@ -360,12 +360,6 @@ class LadderDB:
         )
         return [Submission(*row) for row in rows]
 
-    def accepted_ever(self) -> list[Submission]:
-        rows = self._db.execute(
-            _SUBMISSION + " WHERE s.state IN ('accepted', 'superseded') ORDER BY s.id"
-        )
-        return [Submission(*row) for row in rows]
-
     # --- rating history
     def add_ratings(self, at: float, rows: list[tuple[str, float, int]]) -> None:
         with self.transaction() as db:

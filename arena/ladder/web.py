@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from typing import Any
-from urllib.parse import parse_qs, unquote
+from urllib.parse import parse_qs
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -150,6 +150,3 @@ async def read_body(receive: Receive, limit: int) -> bytes:
         if not message.get("more_body", False):
             return b"".join(chunks)
 
-
-def path_part(text: str) -> str:
-    return unquote(text)
