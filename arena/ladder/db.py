@@ -333,19 +333,29 @@ class LadderDB:
 
     def accept(self, id_: int, log: str, cmd: str, folder: str) -> None:
         """Accept a checked version: it replaces its bot's previous one, which is kept as
-        history (``superseded``); a retired bot that submits again is active again."""
+        history (``superseded``); a retired bot that submits again is active again. A
+        version whose check ends after a later version's was accepted is history at once."""
         now = time.time()
         with self.transaction() as db:
-            (bot,) = db.execute("SELECT bot FROM submissions WHERE id = ?", (id_,)).fetchone()
+            bot, version = db.execute(
+                "SELECT bot, version FROM submissions WHERE id = ?", (id_,)
+            ).fetchone()
+            (newer,) = db.execute(
+                "SELECT COUNT(*) FROM submissions WHERE bot = ? AND version > ? "
+                "AND state IN ('accepted', 'superseded')",
+                (bot, version),
+            ).fetchone()
+            state = "superseded" if newer else "accepted"
+            if not newer:
+                db.execute(
+                    "UPDATE submissions SET state = 'superseded', changed = ? "
+                    "WHERE bot = ? AND state = 'accepted'",
+                    (now, bot),
+                )
             db.execute(
-                "UPDATE submissions SET state = 'superseded', changed = ? "
-                "WHERE bot = ? AND state = 'accepted'",
-                (now, bot),
-            )
-            db.execute(
-                "UPDATE submissions SET state = 'accepted', reason = '', log = ?, cmd = ?, "
+                "UPDATE submissions SET state = ?, reason = '', log = ?, cmd = ?, "
                 "folder = ?, changed = ? WHERE id = ?",
-                (log, cmd, folder, now, id_),
+                (state, log, cmd, folder, now, id_),
             )
             db.execute(
                 "UPDATE bots SET status = 'active', changed = ? "

@@ -80,6 +80,7 @@ class LadderPlayer:
         # the last games stored: (id, seating, places), for the bots' pages
         self.recent: deque[tuple[str, tuple[str, ...], tuple[int, ...]]] = deque(maxlen=5000)
         self._opened = False
+        self._specs: dict[int, BotSpec] = {}  # each accepted version's, by submission id
 
     @property
     def paused(self) -> bool:
@@ -93,15 +94,12 @@ class LadderPlayer:
         """The house bots, then each active bot's live version, in the order they joined."""
         live = []
         for submission in self.db.live():
-            argv = league_config.parse_command(submission.cmd, base=Path(submission.folder))
-            live.append(
-                BotSpec(
-                    submission.player,
-                    argv,
-                    self.base.limits,
-                    sandbox=self.base.sandbox,
-                )
-            )
+            spec = self._specs.get(submission.id)
+            if spec is None:  # a version's command is checked once: it never changes
+                argv = league_config.parse_command(submission.cmd, base=Path(submission.folder))
+                spec = BotSpec(submission.player, argv, self.base.limits, sandbox=self.base.sandbox)
+                self._specs[submission.id] = spec
+            live.append(spec)
         return (*self.base.bots, *live)
 
     async def run(self) -> None:
@@ -122,7 +120,7 @@ class LadderPlayer:
                 bots = self.field()
                 if bots != self.field_bots:
                     await self._drain()
-                    self._open(bots, host)
+                    await self._open(bots, host)
                 block = self._next_block()
                 if block is None:
                     await self._idle()
@@ -144,8 +142,9 @@ class LadderPlayer:
         while self.running or self.syncing:
             await trio.sleep(0.02)
 
-    def _open(self, bots: tuple[BotSpec, ...], host: BotHost) -> None:
-        """(Re)open the folder for the field ``bots``."""
+    async def _open(self, bots: tuple[BotSpec, ...], host: BotHost) -> None:
+        """(Re)open the folder for the field ``bots``: in a worker thread, so that the
+        pages are served meanwhile (reading a large folder takes seconds)."""
         config = replace(self.base, bots=bots).hiding(self.folder)
         if self.store is not None:
             self.store.close()
@@ -154,13 +153,18 @@ class LadderPlayer:
                 pool.close_all()
         store = ResultsDir(self.folder)
         prints = {bot.name: fingerprint(bot) for bot in bots}
-        stored = store.open(config.to_toml(), fresh=False, warn=self.say, bots=prints)
+        learn = not self._opened
+
+        def open_store() -> None:
+            stored = store.open(config.to_toml(), fresh=False, warn=self.say, bots=prints)
+            if learn:  # no game is in flight: the matchmaker is this thread's alone
+                self._learn(stored)
+
+        await trio.to_thread.run_sync(open_store)
+        self._opened = True
         self.store, self.config, self.field_bots = store, config, bots
         self.group_sync = GroupSync(store.sync)
         self.table = league_table(config, host, self._log)
-        if not self._opened:
-            self._opened = True
-            self._learn(stored)
 
     def _learn(self, stored: list[GameRecord]) -> None:
         """What the folder holds: table numbers, blocks played, live ratings, cut blocks."""

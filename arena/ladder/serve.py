@@ -21,7 +21,7 @@ from arena.errors import ConfigError
 from arena.ladder.app import LadderApp, LadderState
 from arena.ladder.board import make_board
 from arena.ladder.checks import judge
-from arena.ladder.db import LadderDB
+from arena.ladder.db import LadderDB, Submission
 from arena.ladder.matchmaking import Matchmaker
 from arena.ladder.player import LadderPlayer
 from arena.ladder.settings import Ladder
@@ -93,7 +93,8 @@ async def serve(ladder: Ladder, folder: Path, *, host: str, port: int, jobs: int
 
                 nursery.start_soon(stop_on_signal)
                 nursery.start_soon(player.run)
-                nursery.start_soon(check_loop, state, checks)
+                # checks beside the games: half the jobs (a check plays games too)
+                nursery.start_soon(check_loop, state, checks, max(1, jobs // 2))
                 nursery.start_soon(board_loop, state)
                 binds = await nursery.start(
                     lambda task_status: hypercorn_serve(
@@ -108,25 +109,44 @@ async def serve(ladder: Ladder, folder: Path, *, host: str, port: int, jobs: int
         db.close()
 
 
-async def check_loop(state: LadderState, wake: Wake) -> None:
-    """Judge every submission not yet judged, oldest first, one at a time."""
+async def check_loop(state: LadderState, wake: Wake, at_once: int) -> None:
+    """Judge every submission not yet judged, oldest first, ``at_once`` at a time."""
     db = state.db
-    while True:
-        for submission in db.unfinished():
-            bot = db.bot_named(submission.bot_name)
-            if bot is not None and bot.status == "banned":
-                db.set_state(submission.id, "rejected", reason="the bot is banned")
-                continue
-            db.set_state(submission.id, "checking")
-            verdict = await judge(
-                state.folder, state.ladder, submission.sha256, submission.filename, submission.cmd
-            )
-            if verdict.accepted:
-                db.accept(submission.id, verdict.log, verdict.cmd, verdict.folder)
-                state.player.notify()
-            else:
-                db.set_state(submission.id, "rejected", reason=verdict.reason, log=verdict.log)
-        await wake.wait(2.0)
+    limiter = trio.CapacityLimiter(at_once)
+    judging: set[int] = set()
+
+    async def judge_one(submission: Submission) -> None:
+        try:
+            async with limiter:
+                db.set_state(submission.id, "checking")
+                verdict = await judge(
+                    state.folder,
+                    state.ladder,
+                    submission.sha256,
+                    submission.filename,
+                    submission.cmd,
+                )
+                if verdict.accepted:
+                    db.accept(submission.id, verdict.log, verdict.cmd, verdict.folder)
+                    state.player.notify()
+                else:
+                    reason, log = verdict.reason, verdict.log
+                    db.set_state(submission.id, "rejected", reason=reason, log=log)
+        finally:
+            judging.discard(submission.id)
+
+    async with trio.open_nursery() as checks:
+        while True:
+            for submission in db.unfinished():
+                if submission.id in judging:
+                    continue
+                bot = db.bot_named(submission.bot_name)
+                if bot is not None and bot.status == "banned":
+                    db.set_state(submission.id, "rejected", reason="the bot is banned")
+                    continue
+                judging.add(submission.id)
+                checks.start_soon(judge_one, submission)
+            await wake.wait(2.0)
 
 
 async def board_loop(state: LadderState) -> None:
