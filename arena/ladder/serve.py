@@ -149,14 +149,22 @@ async def check_loop(state: LadderState, wake: Wake, at_once: int) -> None:
             await wake.wait(2.0)
 
 
+RATING_SHARE = 0.1  # the leaderboard's re-rating takes at most this share of a core
+
+
 async def board_loop(state: LadderState) -> None:
-    """Rate the folder again whenever games were stored (at most every ``refresh_s``)."""
+    """Rate the folder again whenever games were stored: at most every ``refresh_s``, and
+    at most :data:`RATING_SHARE` of the time (the games share the machine: measured with
+    ``benchmarks/ladder.py``, re-rating every 5 s cost the ladder a fifth of its games/s)."""
     seen: tuple[int, int] = (-1, -1)
     while True:
         count = (state.player.stored_games, len(state.db.live()))
+        took = 0.0
         if count != seen:
+            started = trio.current_time()
             state.board = await trio.to_thread.run_sync(
                 make_board, state.folder, state.db, state.player.houses
             )
+            took = trio.current_time() - started
             seen = count
-        await trio.sleep(state.ladder.settings.refresh_s)
+        await trio.sleep(max(state.ladder.settings.refresh_s, took / RATING_SHARE))
