@@ -210,16 +210,17 @@ def organiser_session(server: Server, token_: str) -> tuple[urllib.request.Opene
 
 
 def pause_and_settle(server: Server, org: str) -> list[dict[str, Any]]:
+    """Pause play, wait for the games in flight, then for the leaderboard to rate every
+    stored game (tables of 2: each game counts for two rows)."""
     opener, csrf = organiser_session(server, org)
     opener.open(server.url + "/organiser/pause", urlencode({"csrf": csrf}).encode())
-    body = server.until("/api/status", lambda b: b["paused"] and b["running"] == 0)
-    stored = body["stored"]
-    time.sleep(1.0)  # the board's next refresh rates the games stored by then
-    board = server.until("/api/leaderboard", lambda b: b["stored"] == stored)
-    time.sleep(1.0)
-    board = server.get("/api/leaderboard")[1]
-    lines = (server.folder / "games.jsonl").read_text().splitlines()
-    assert len(lines) == stored
+    server.until("/api/status", lambda b: b["paused"] and b["running"] == 0)
+    time.sleep(0.5)  # the last games' fsync
+    stored = len((server.folder / "games.jsonl").read_text().splitlines())
+    board = server.until(
+        "/api/leaderboard", lambda b: sum(r["games"] for r in b["rows"]) == 2 * stored
+    )
+    assert len((server.folder / "games.jsonl").read_text().splitlines()) == stored
     rows: list[dict[str, Any]] = board["rows"]
     return rows
 

@@ -28,7 +28,8 @@ from arena.ladder.settings import Ladder, check_bot_name
 from arena.ladder.tokens import form_token, new_token, same_hash, same_text, token_hash
 from arena.ladder.uploads import safe_filename, store_upload
 from arena.ladder.web import HttpError, Receive, Request, Response, Scope, Send, read_body
-from arena.league.store import bot_log, iter_games, read_league
+from arena.league.layout import bot_log
+from arena.league.reading import iter_games
 from arena.show.html.viewer import viewer_page
 
 SESSION = "arena_token"
@@ -454,7 +455,7 @@ class LadderApp:
         def find() -> str | None:
             for record in iter_games(folder):
                 if record.id == game_id:
-                    return viewer_page(record, read_league(folder))
+                    return viewer_page(record, self.state.ladder.league.name)
             return None
 
         page = await trio.to_thread.run_sync(find)

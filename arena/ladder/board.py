@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.ladder.db import LadderDB
-from arena.league import store
+from arena.league.layout import LEAGUE
+from arena.league.reading import iter_game_batches
+from arena.league.results import read_league
 from arena.league.schedule import Shape, rules_of
 from arena.record import GameRow
 from arena.stats.ratings import GameColumns, Standings, standings_of_rows
@@ -23,7 +25,7 @@ TREND_S = 3600.0  # the trend is the change of rating over the last hour
 def rate_folder(folder: Path) -> Standings:
     """The standings ``arena standings`` prints for ``folder`` (its defaults: Bradley-Terry,
     maximum likelihood, the pool mean at 1500, the same bootstrap)."""
-    league = store.read_league(folder)
+    league = read_league(folder)
     shape = Shape.of(league)
 
     def scheduled(rows: list[GameRow]) -> tuple[GameColumns, int]:
@@ -37,7 +39,7 @@ def rate_folder(folder: Path) -> Standings:
         for games, _ in batches:
             yield games
 
-    return standings_of_rows(columns(store.iter_game_batches(folder, None, scheduled)))
+    return standings_of_rows(columns(iter_game_batches(folder, None, scheduled)))
 
 
 @dataclass
@@ -83,7 +85,7 @@ class Board:
 
 def make_board(folder: Path, db: LadderDB, houses: tuple[str, ...]) -> Board:
     """Rate the folder and join the rows with the database (call it in a worker thread)."""
-    if not (folder / store.LEAGUE).is_file():
+    if not (folder / LEAGUE).is_file():
         return Board(at=time.time())
     table = rate_folder(folder)
     now = time.time()

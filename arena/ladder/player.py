@@ -6,7 +6,7 @@ and the live version of every active bot (``name@version``), in the order they j
 ``rounds`` at :data:`MAX_BLOCKS`; the ladder plays the blocks its matchmaking chooses of it
 (table by table, each block the next unplayed deal of its table). Games are played on the
 same :func:`~arena.league.pooled.league_table` as ``arena run``'s, stored by the same
-:class:`~arena.league.store.ResultsDir` and synced in groups as there, so ``arena
+:class:`~arena.league.results.ResultsDir` and synced in groups as there, so ``arena
 standings``, ``report`` and ``view`` work on the folder, and the standings of its
 ``league.toml`` are the live versions' standings.
 
@@ -37,8 +37,8 @@ from arena.ladder.matchmaking import Matchmaker
 from arena.league.fingerprint import fingerprint
 from arena.league.groupsync import GroupSync
 from arena.league.pooled import league_table
+from arena.league.results import ResultsDir
 from arena.league.schedule import known_tables, table_of
-from arena.league.store import ResultsDir
 from arena.record import GameRecord
 
 MAX_BLOCKS = 1_000_000  # ``rounds`` of a ladder's league: blocks a table may ever play
@@ -156,7 +156,7 @@ class LadderPlayer:
         learn = not self._opened
 
         def open_store() -> None:
-            stored = store.open(config.to_toml(), fresh=False, warn=self.say, bots=prints)
+            stored = store.open(config, fresh=False, warn=self.say, bots=prints)
             if learn:  # no game is in flight: the matchmaker is this thread's alone
                 self._learn(stored)
 

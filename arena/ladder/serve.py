@@ -26,7 +26,7 @@ from arena.ladder.matchmaking import Matchmaker
 from arena.ladder.player import LadderPlayer
 from arena.ladder.settings import Ladder
 from arena.ladder.uploads import remove_partial_uploads
-from arena.league.runner import with_stored_seed
+from arena.league.driver import with_stored_seed
 
 Say = Callable[[str], None]
 
