@@ -1171,6 +1171,8 @@ def serve(
     from arena.ladder.serve import require_server
 
     require_server()
+    import dataclasses
+
     import trio
 
     from arena.game import sandbox

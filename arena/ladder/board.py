@@ -5,41 +5,15 @@ the live versions), with what the database knows beside them (owner, version, st
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import compress
 from pathlib import Path
 from typing import Any
 
 from arena.ladder.db import LadderDB
 from arena.league.layout import LEAGUE
-from arena.league.reading import iter_game_batches
-from arena.league.results import read_league
-from arena.league.schedule import Shape, rules_of
-from arena.record import GameRow
-from arena.stats.ratings import GameColumns, Standings, standings_of_rows
+from arena.league.standings import rate_folder
 
 TREND_S = 3600.0  # the trend is the change of rating over the last hour
-
-
-def rate_folder(folder: Path) -> Standings:
-    """The standings ``arena standings`` prints for ``folder`` (its defaults: Bradley-Terry,
-    maximum likelihood, the pool mean at 1500, the same bootstrap)."""
-    league = read_league(folder)
-    shape = Shape.of(league)
-
-    def scheduled(rows: list[GameRow]) -> tuple[GameColumns, int]:
-        if shape is None:
-            return GameColumns.of(rows), 0
-        keys = ("seating", "block", "rotation", "seed")
-        held = [shape.plays_row(rules_of(row), *map(row.__getitem__, keys)) for row in rows]
-        return GameColumns.of(list(compress(rows, held))), held.count(False)
-
-    def columns(batches: Iterable[tuple[GameColumns, int]]) -> Iterator[GameColumns]:
-        for games, _ in batches:
-            yield games
-
-    return standings_of_rows(columns(iter_game_batches(folder, None, scheduled)))
 
 
 @dataclass
@@ -87,7 +61,7 @@ def make_board(folder: Path, db: LadderDB, houses: tuple[str, ...]) -> Board:
     """Rate the folder and join the rows with the database (call it in a worker thread)."""
     if not (folder / LEAGUE).is_file():
         return Board(at=time.time())
-    table = rate_folder(folder)
+    table = rate_folder(folder)  # what arena standings prints: the same numbers
     now = time.time()
     live = {s.player: s for s in db.live()}
     bots = {bot.name: bot for bot in db.bots()}
