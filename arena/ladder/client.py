@@ -57,7 +57,7 @@ def _request(url: str, token: str, data: bytes | None = None) -> dict[str, Any]:
         raise UserError(f"{url.split('?')[0]}: {exc.code}: {message}") from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise UserError(f"{url}: cannot reach the ladder: {reason}") from None
+        raise UserError(f"{url.split('?')[0]}: cannot reach the ladder: {reason}") from None
 
 
 def submit(
