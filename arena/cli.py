@@ -1157,7 +1157,7 @@ def serve(
     jobs: int | None,
     unsafe_no_sandbox: bool,
 ) -> None:
-    """Serve the ladder in LADDER.toml until stopped (Ctrl-C or SIGTERM: exit 130).
+    """Serve the ladder of a ladder file until stopped (Ctrl-C or SIGTERM: exit 130).
 
     A ladder file is a league file (engine, players, options, limits, sandbox, optional
     house bots) with a [ladder] table; see docs/ladder.md. Participants get tokens from
