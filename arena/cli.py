@@ -1282,7 +1282,7 @@ def submit(url: str, path: str, token: str, name: str | None, cmd: str | None, w
 
     \b
     Example:
-      arena submit http://127.0.0.1:8000 mybot/ --token $TOKEN --wait
+      arena submit http://127.0.0.1:8000 mybot/ --token "$token" --wait
     """
     from arena.ladder.client import follow
     from arena.ladder.client import submit as send
