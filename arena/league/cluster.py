@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import pickle
+import queue
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from arena.config import LeagueConfig
 from arena.errors import ClusterError
 from arena.game.botproc import StderrLog
+from arena.game.spec import GameSpec
 from arena.league.driver import WAIT_S, FeedMaker, LeagueDriver, LeagueOutcome, ProgressHook
 from arena.league.layout import Warn
 from arena.league.stopping import (
@@ -35,6 +38,7 @@ from arena.league.stopping import (
     stops_ignored,
     stops_raised,
 )
+from arena.league.tasksize import TASK_S, TaskSizer, split
 from arena.record import GameRecord
 from arena.words import counted
 
@@ -46,7 +50,8 @@ if TYPE_CHECKING:
 INSTALL_HINT = "the Dask extra is not installed: pip install -e '.[cluster]' in the arena's clone"
 CONNECT_TIMEOUT_S = 10
 CLOSE_TIMEOUT_S = 30  # for the workers to close their pools (plus the bots' bye_ms)
-BLOCKS_PER_WORKER = 3  # submitted ahead, so a worker never waits for the client
+TASKS_PER_WORKER = 2  # in flight per worker: one playing, one waiting for it
+POLL_S = 0.2  # the client's wait for a block, between looks at the signals
 
 
 def require_dask() -> None:
@@ -71,13 +76,17 @@ def run_cluster_league(
     replay: frozenset[str] = frozenset(),
     feed: FeedMaker | None = None,
     on_stored: Callable[[GameRecord], None] | None = None,
+    task_s: float = TASK_S,
+    task_blocks: int | None = None,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder`` on a Dask cluster.
 
     ``workers``: start a local cluster of that many one-thread worker processes; else
     ``scheduler``: the address of a running scheduler. ``jobs`` is games at once per worker;
-    the other arguments are :func:`~arena.league.runner.run_league`'s. Call it from the main
-    thread (it handles SIGINT and SIGTERM).
+    ``task_s``: the wall time each Dask task aims at (its blocks learnt from the blocks
+    finished: :mod:`arena.league.tasksize`); ``task_blocks``: that many blocks per task
+    instead. The other arguments are :func:`~arena.league.runner.run_league`'s. Call it from
+    the main thread (it handles SIGINT and SIGTERM).
     """
     require_dask()
     driver = LeagueDriver(
@@ -91,7 +100,7 @@ def run_cluster_league(
         feed=feed,
         on_stored=on_stored,
     )
-    run = _DaskPlayer(driver)
+    run = _DaskPlayer(driver, task_s=task_s, task_blocks=task_blocks)
     try:
         with stops_raised():
             try:
@@ -209,7 +218,9 @@ def cluster_line(client: Client) -> str:
 class _DaskPlayer:
     """Plays a driver's blocks as Dask tasks: the client's side of one league run."""
 
-    def __init__(self, driver: LeagueDriver) -> None:
+    def __init__(
+        self, driver: LeagueDriver, *, task_s: float = TASK_S, task_blocks: int | None = None
+    ) -> None:
         self.driver = driver
         self.config = driver.config
         self.store = driver.store
@@ -221,30 +232,37 @@ class _DaskPlayer:
             for bot in self.config.bots
         }
         self.blocks = driver.blocks()
+        self.fed_all = False  # the feed's blocks are all handed out
         self.plugin = f"arena-referee-{uuid.uuid4().hex[:12]}"
+        self.sizer = TaskSizer(task_s=task_s, blocks=task_blocks)
+        self.inbox: queue.SimpleQueue[bytes | Future] = queue.SimpleQueue()
+        self.tasks: dict[str, tuple[Future, int]] = {}  # in flight, by key: (future, blocks)
+        self.stored_blocks: set[str] = set()  # each block stored by this run: its first id
 
     def play(self, client: Client, jobs: int) -> None:
-        from distributed import KilledWorker, as_completed
+        from distributed import KilledWorker
 
         from arena.league.worker import RefereePlugin
 
-        in_flight: set[Future] = set()
         try:
             plugin = RefereePlugin(self.config, jobs, self.transcripts)
             client.register_plugin(plugin, name=self.plugin)
             self._check_preflight(client)
-            workers = len(client.scheduler_info()["workers"])
             if self.say is not None:
                 self.say(cluster_line(client))
-            finished = as_completed(with_results=True)
-            for _ in range(BLOCKS_PER_WORKER * max(1, workers)):
-                if not self._submit_next(client, finished, in_flight):
-                    break
-            for future, played in finished:
-                in_flight.discard(future)
+            client.subscribe_topic(self.plugin, self._heard)
+            self._fill(client)
+            while self.tasks:
+                try:
+                    item = self.inbox.get(timeout=POLL_S)  # (a signal is handled meanwhile)
+                except queue.Empty:
+                    continue
                 with stops_deferred():  # a stop counts every game it leaves in the file
-                    self._store_block(played)
-                self._submit_next(client, finished, in_flight)
+                    if isinstance(item, bytes):
+                        self._store_data(item)
+                    else:
+                        self._task_done(item)
+                self._fill(client)
         except (KeyboardInterrupt, Stopped):
             self.outcome.interrupted = True
         except ImportError as exc:  # raised where the scheduler or a worker unpickles
@@ -255,14 +273,81 @@ class _DaskPlayer:
             ) from None
         except KilledWorker as exc:
             raise ClusterError(
-                f"a block was lost with every worker that tried it ({exc}); see the workers' logs"
+                f"a task was lost with every worker that tried it ({exc}); see the workers' logs"
             ) from None
         finally:
             with stops_ignored():
-                if in_flight:
-                    client.cancel(list(in_flight))
+                with contextlib.suppress(Exception):  # (the scheduler may be gone)
+                    client.unsubscribe_topic(self.plugin)
+                if self.tasks:
+                    client.cancel([future for future, _ in self.tasks.values()])
                 self._remove_plugin(client)
         self.driver.finish({})  # (each block brings the bots disqualified on its worker)
+
+    def _heard(self, event: tuple[float, bytes]) -> None:
+        """A block a worker sent ahead of its task's end (on the client's event loop)."""
+        self.inbox.put(event[1])
+
+    def _fill(self, client: Client) -> None:
+        """Submit tasks until every worker has :data:`TASKS_PER_WORKER` (one playing, one
+        waiting), each of the sizer's number of blocks, or the feed has none ready (it is
+        asked again once something comes back, or after
+        :data:`~arena.league.driver.WAIT_S` when nothing is in flight). Blocks that do not
+        fill every free slot are shared evenly between the slots."""
+        while not self.fed_all:
+            free = TASKS_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
+            free -= len(self.tasks)
+            if free <= 0:
+                return
+            ready = self._take(free * self.sizer.blocks())
+            if not ready:
+                if self.tasks or self.fed_all:
+                    return
+                time.sleep(WAIT_S)
+                continue
+            for blocks in split(ready, free):
+                self._submit(client, blocks)
+
+    def _take(self, most: int) -> list[list[GameSpec]]:
+        """Up to ``most`` blocks from the feed: fewer when it has none ready or ends."""
+        taken: list[list[GameSpec]] = []
+        while len(taken) < most:
+            block = next(self.blocks, None)
+            if block is None:
+                self.fed_all = True
+                break
+            if not block:  # the feed has none ready yet
+                break
+            taken.append(block)
+        return taken
+
+    def _submit(self, client: Client, blocks: list[list[GameSpec]]) -> None:
+        from arena.league.worker import play_blocks
+
+        key = f"{self.plugin}-{blocks[0][0].id}"
+        future = client.submit(play_blocks, self.plugin, blocks, key=key, pure=False)
+        self.tasks[key] = (future, len(blocks))
+        future.add_done_callback(self.inbox.put)  # (from another thread)
+
+    def _task_done(self, future: Future) -> None:
+        """Store the blocks of a finished task that no event brought yet (or raise its
+        error: ``KilledWorker``, the worker's :class:`ClusterError`)."""
+        if self.tasks.pop(str(future.key), None) is None:
+            return  # cancelled (a stop) or already handled
+        for data in future.result():
+            self._store_data(data)
+
+    def _store_data(self, data: bytes) -> None:
+        """Store a pickled :class:`PlayedBlock` unless this run stored that block already
+        (a task played again after its worker was lost sends its blocks again)."""
+        played: PlayedBlock = pickle.loads(data)
+        for bot, log in played.logs.items():  # (a replay's stderr is real output too)
+            self.logs[bot].write(log)
+        if not played.records or played.records[0].id in self.stored_blocks:
+            return
+        self.stored_blocks.add(played.records[0].id)
+        self.sizer.heard(played.seconds)
+        self._store_block(played)
 
     def _remove_plugin(self, client: Client) -> None:
         """Remove the plugin, which closes every pool on every worker (the pre-flight too, if
@@ -298,25 +383,6 @@ class _DaskPlayer:
             for bot, reason in sorted(bots.items()):
                 raise ClusterError(cannot_start(worker, bot, reason))
 
-    def _submit_next(self, client: Client, finished: Any, in_flight: set[Future]) -> bool:
-        """Submit the next block with a game still to play; False when there is none (yet:
-        a feed with none ready is asked again once a block in flight is done, or after
-        :data:`~arena.league.driver.WAIT_S` when none is)."""
-        from arena.league.worker import play_block
-
-        for block in self.blocks:
-            if not block:  # the feed has none ready yet
-                if in_flight:
-                    return False
-                time.sleep(WAIT_S)
-                continue
-            key = f"{self.plugin}-{block[0].id}"
-            future = client.submit(play_block, self.plugin, block, key=key, pure=False)
-            in_flight.add(future)
-            finished.add(future)
-            return True
-        return False
-
     def _store_block(self, played: PlayedBlock) -> None:
         """Append a finished block's games, make them durable, then count them."""
         self.store.check_ready(played.readies)  # before its games are in the file
@@ -325,8 +391,6 @@ class _DaskPlayer:
         for record in played.records:
             self.store.append(record)
         self.store.sync()
-        for bot, data in played.logs.items():
-            self.logs[bot].write(data)
         self.outcome.disqualified.update(played.disqualified)
         for record in played.records:
             self.driver.count(record)

@@ -53,13 +53,21 @@ class BlockFeed:
         """Called with each complete block (in any order)."""
 
 
+SPRT_WINDOW = 16
+"""Blocks a sequential test lets be handed out ahead of the ones it has taken: the most it
+plays past its decision."""
+
+
 class SprtFeed(BlockFeed):
     """Blocks of candidate vs opponent until the sequential test decides (``mode = sprt``).
 
     Blocks are handed to the test in schedule order, whatever order they finish in, so the
     decision does not depend on ``jobs``; games already in flight when it is reached, and
     the rest of their blocks, are still stored (none at ``jobs = 1``: a block's first game
-    waits for the slot its predecessor frees once the test has taken it). Its table keeps
+    waits for the slot its predecessor frees once the test has taken it). No block more than
+    :attr:`window` past the first one the test has not taken is handed out, so whichever
+    player plays it (a Dask cluster hands out many blocks at once), every block played is
+    at most ``window`` past the block that decided. Its table keeps
     the number its stored games give it, as any table does (``known``): a swapped candidate
     and opponent is a new table, not stored ids reused.
     """
@@ -79,9 +87,18 @@ class SprtFeed(BlockFeed):
         if caution is not None and echo is not None:  # once, before the first block
             echo(f"warning: {caution}")
         self.max_blocks = spec.max_blocks
+        self.window = SPRT_WINDOW
         self._echo = echo
         self._finished: dict[int, list[GameRecord]] = {}
         self._next = 0
+
+    def __iter__(self) -> Iterator[list[GameSpec]]:
+        for index, block in enumerate(self._blocks):
+            while index >= self._next + self.window and not self.stop_reason:
+                yield []  # none ready until the test has taken more blocks
+            if self.stop_reason:
+                return
+            yield block
 
     def block_done(self, games: list[GameRecord]) -> None:
         self._finished[games[0].block] = games

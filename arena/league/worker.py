@@ -6,21 +6,23 @@ later): one thread running a trio loop that hosts the league's bots
 (:func:`~arena.game.hosting.hosting`: a temporary folder, a watchdog, one pool per bot, as
 :func:`~arena.league.pooled.league_table` sets them up for every executor).
 It first starts and handshakes one process of every bot (the pre-flight check; the
-processes stay in the pools, warm). Then :func:`play_block` (a Dask task, one rotation block
-each) plays games on those pools, block after block, so bot processes are reused across
-blocks. ``teardown`` (the plugin removed at the end of the league, or the worker closing)
-cancels a block in flight and closes every pool: ``bye``, then the process-group kill. A
-worker killed outright leaves its bots to the watchdog, which kills their groups when the
-worker's end of its pipe closes.
+processes stay in the pools, warm). Then :func:`play_blocks` (a Dask task of one or more
+rotation blocks, sized by the client to the work) plays games on those pools, block after
+block, so bot processes are reused across blocks and tasks. ``teardown`` (the plugin
+removed at the end of the league, or the worker closing) cancels a block in flight and
+closes every pool: ``bye``, then the process-group kill. A worker killed outright leaves
+its bots to the watchdog, which kills their groups when the worker's end of its pipe closes.
 
 Nothing here writes to the results folder: a block's records, transcripts and the bots'
-stderr go back to the client in the task's result (:class:`PlayedBlock`).
+stderr go back to the client as each block ends (:class:`PlayedBlock`, pickled: an event,
+and the task's result).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import pickle
 import threading
 import time
 from collections.abc import Sequence
@@ -256,9 +258,25 @@ def _referee(plugin: str, worker: Any) -> WorkerReferee:
     return found.referee
 
 
-def play_block(plugin: str, specs: list[GameSpec]) -> PlayedBlock:
-    """The Dask task: play one block on this worker's warm pools."""
-    return _referee(plugin, get_worker()).play_block(specs)
+def play_blocks(plugin: str, blocks: list[list[GameSpec]]) -> list[bytes]:
+    """The Dask task: play ``blocks`` one after another on this worker's warm pools.
+
+    Each finished block is pickled once (a :class:`PlayedBlock`) and, but for the last,
+    sent to the client at once as an event of topic ``plugin`` (Dask's ``log_event``,
+    through the scheduler): the client stores each block as it comes back whole, and a
+    worker lost mid-task loses only the blocks it had not finished. The task's result
+    holds every block again, so that no block depends on an event arriving: the client
+    stores each block once, whichever copy comes first.
+    """
+    worker = get_worker()
+    referee = _referee(plugin, worker)
+    played: list[bytes] = []
+    for index, specs in enumerate(blocks):
+        data = pickle.dumps(referee.play_block(specs), protocol=pickle.HIGHEST_PROTOCOL)
+        if index < len(blocks) - 1:
+            worker.log_event(plugin, data)
+        played.append(data)
+    return played
 
 
 def preflight_failures(plugin: str, dask_worker: Any) -> dict[str, str]:
