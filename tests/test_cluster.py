@@ -107,6 +107,26 @@ def test_local_cluster_plays_the_games_of_jobs_1(tmp_path: Path, in_repo: Path) 
     assert processes_with(marker) == []
 
 
+@pytest.mark.parametrize("task_blocks", [3, 50])
+def test_tasks_of_many_blocks_store_the_games_of_jobs_1(
+    tmp_path: Path, in_repo: Path, scheduler: str, task_blocks: int
+) -> None:
+    """Whatever the blocks per task (50: every block of the league in the first tasks),
+    each block is stored once, and the games are those of ``--jobs 1``."""
+    from arena.league.cluster import run_cluster_league
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker))
+    outcome = run_cluster_league(
+        league, tmp_path / "out", jobs=1, scheduler=scheduler, task_blocks=task_blocks
+    )
+    assert outcome.played == outcome.scheduled == 18
+    stored = read_games(tmp_path / "out")
+    assert len({r.id for r in stored}) == len(stored) == 18
+    assert comparable(stored) == reference(tmp_path, league)
+    assert processes_with(marker) == []
+
+
 def test_resume_on_a_cluster_plays_only_what_is_missing(
     tmp_path: Path, in_repo: Path, scheduler: str
 ) -> None:
@@ -307,10 +327,15 @@ class DaskProcesses:
 
 @pytest.mark.slow  # three Dask processes and a league long enough to kill one mid-way
 @pytest.mark.skipif(shutil.which("dask") is None, reason="the dask command is not installed")
-def test_a_worker_killed_mid_league_loses_nothing_and_doubles_nothing(tmp_path: Path) -> None:
+def test_a_worker_killed_mid_task_loses_nothing_and_doubles_nothing(
+    tmp_path: Path, in_repo: Path
+) -> None:
+    """Tasks of 3 blocks: the killed worker's blocks already sent back stay stored, Dask
+    plays its tasks again on the other worker, and the client stores each block once."""
+    from arena.league.cluster import run_cluster_league
+
     marker = f"m{uuid.uuid4().hex[:8]}"
-    cfg = tmp_path / "league.toml"
-    cfg.write_text(league_text(marker, rounds=4))
+    league = load(tmp_path, league_text(marker, rounds=4))
     dask = DaskProcesses(tmp_path)
     try:
         port_file = tmp_path / "scheduler.json"
@@ -345,46 +370,39 @@ def test_a_worker_killed_mid_league_loses_nothing_and_doubles_nothing(tmp_path: 
             client.wait_for_workers(2, timeout=60)
             address = client.scheduler.address
         out = tmp_path / "out"
-        league = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "arena",
-                "run",
-                str(cfg),
-                "--out",
-                str(out),
-                "--jobs",
-                "1",
-                "--scheduler",
-                address,
-            ],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        wait_for_games(out, 9)
-        workers[0].send_signal(signal.SIGKILL)
-        _, err = league.communicate(timeout=180)
-        assert league.returncode == 0, err
+
+        def kill_mid_task() -> None:
+            wait_for_games(out, 9)  # a quarter: every worker is mid-task (tasks of 3 blocks)
+            workers[0].send_signal(signal.SIGKILL)
+
+        killer = threading.Thread(target=kill_mid_task, daemon=True)
+        killer.start()
+        outcome = run_cluster_league(league, out, jobs=1, scheduler=address, task_blocks=3)
+        killer.join()
+        assert workers[0].wait(timeout=30) == -signal.SIGKILL
+        assert not outcome.interrupted and outcome.played == 36
     finally:
         dask.close()
     stored = read_games(out)
     assert len({r.id for r in stored}) == len(stored) == 36
-    assert comparable(stored) == reference(tmp_path, load(tmp_path, league_text(marker, 4)))
+    assert comparable(stored) == reference(tmp_path, league)
     assert processes_with(marker) == []
 
 
 def test_an_sprt_league_on_a_cluster_stops_where_in_process_stops(
-    tmp_path: Path, in_repo: Path, scheduler: str
+    tmp_path: Path, in_repo: Path, scheduler: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """It decides as in-process does, and plays at most the feed's window of blocks past the
+    decisive one, though tasks of 4 blocks, 4 in flight, would hand out 16 at once."""
+    from arena.league import feeds
     from arena.league.cluster import run_cluster_league
+
+    monkeypatch.setattr(feeds, "SPRT_WINDOW", 2)
 
     marker = f"m{uuid.uuid4().hex[:8]}"
     text = (
         'name = "s"\nengine = "little-everdell"\nmode = "sprt"\nplayers = 2\nseed = 5\n'
-        '[sprt]\ncandidate = "a"\nopponent = "b"\nelo0 = 0\nelo1 = 400\nmax_blocks = 5\n'
+        '[sprt]\ncandidate = "a"\nopponent = "b"\nelo0 = 0\nelo1 = 400\nmax_blocks = 60\n'
         + "".join(
             f'[[bots]]\nname = "{name}"\ncmd = "python -m bots.random {marker}-{name}"\n'
             for name in ("a", "b")
@@ -393,7 +411,7 @@ def test_an_sprt_league_on_a_cluster_stops_where_in_process_stops(
     league = load(tmp_path, text)
     lines: list[str] = []
     outcome = run_cluster_league(
-        league, tmp_path / "out", jobs=1, scheduler=scheduler, say=lines.append
+        league, tmp_path / "out", jobs=1, scheduler=scheduler, say=lines.append, task_blocks=4
     )
     local = trio.run(lambda: run_league(league, tmp_path / "reference", jobs=1))
     assert outcome.sprt is not None and local.sprt is not None
@@ -404,6 +422,9 @@ def test_an_sprt_league_on_a_cluster_stops_where_in_process_stops(
     )  # [0, 400]: wider than the approximation likes
     assert lines[1].startswith(f"playing on the Dask cluster at {scheduler}: ")
     assert len(lines) == 2 + outcome.sprt.blocks
+    assert outcome.sprt.blocks < 60 - 16  # it decided, well before the budget
+    played = {record.block for record in read_games(tmp_path / "out")}
+    assert max(played) <= outcome.sprt.blocks - 1 + 2
     # games in flight when the test decided are stored too: compare the blocks it used
     used = {
         f"t0-b{block}-r{rotation}" for block in range(outcome.sprt.blocks) for rotation in (0, 1)
