@@ -5,11 +5,13 @@ the driver every player shares (:class:`~arena.league.driver.LeagueDriver`: resu
 repair, the feed, the count), registers a
 :class:`~arena.league.worker.RefereePlugin` that gives every worker warm bot pools, checks
 that every bot started on every worker (pre-flight), then submits the missing rotation
-blocks as Dask tasks, a few per worker at a time, in schedule order. Each finished block's
-games are appended and fsync'd before they count; a block lost with its worker is played
-again by Dask elsewhere, and only whole blocks ever come back, so nothing is lost or stored
-twice. Ctrl-C (or SIGTERM) cancels the futures and removes the plugin, which closes every
-pool on every worker (the signal policy: :mod:`arena.league.stopping`). The games are the
+blocks in schedule order as Dask tasks of about a second of work each
+(:mod:`arena.league.tasksize`), two per worker in flight. Each block comes back whole as
+soon as it ends (an event; the task's result repeats it), and its games are appended and
+fsync'd before they count. A task lost with its worker is played again by Dask elsewhere,
+and the client stores each block once, so nothing is lost or stored twice. Ctrl-C (or
+SIGTERM) cancels the futures and removes the plugin, which closes every pool on every
+worker (the signal policy: :mod:`arena.league.stopping`). The games are the
 ones ``--jobs 1`` plays: same ids, seeds, seats.
 """
 
