@@ -237,7 +237,7 @@ class _DaskPlayer:
         self.fed_all = False  # the feed's blocks are all handed out
         self.plugin = f"arena-referee-{uuid.uuid4().hex[:12]}"
         self.sizer = TaskSizer(task_s=task_s, blocks=task_blocks)
-        self.inbox: queue.SimpleQueue[bytes | Future] = queue.SimpleQueue()
+        self.inbox: queue.SimpleQueue[tuple[str, bytes] | Future] = queue.SimpleQueue()
         self.tasks: dict[str, tuple[Future, int]] = {}  # in flight, by key: (future, blocks)
         self.stored_blocks: set[str] = set()  # each block stored by this run: its first id
 
@@ -260,8 +260,8 @@ class _DaskPlayer:
                 except queue.Empty:
                     continue
                 with stops_deferred():  # a stop counts every game it leaves in the file
-                    if isinstance(item, bytes):
-                        self._store_data(item)
+                    if isinstance(item, tuple):
+                        self._store_data(*item)
                     else:
                         self._task_done(item)
                 self._fill(client)
@@ -286,9 +286,10 @@ class _DaskPlayer:
                 self._remove_plugin(client)
         self.driver.finish({})  # (each block brings the bots disqualified on its worker)
 
-    def _heard(self, event: tuple[float, bytes]) -> None:
+    def _heard(self, event: tuple[float, tuple[str, bytes]]) -> None:
         """A block a worker sent ahead of its task's end (on the client's event loop)."""
-        self.inbox.put(event[1])
+        block, data = event[1]
+        self.inbox.put((block, data))
 
     def _fill(self, client: Client) -> None:
         """Submit tasks until every worker has :data:`TASKS_PER_WORKER` (one playing, one
@@ -336,18 +337,20 @@ class _DaskPlayer:
         error: ``KilledWorker``, the worker's :class:`ClusterError`)."""
         if self.tasks.pop(str(future.key), None) is None:
             return  # cancelled (a stop) or already handled
-        for data in future.result():
-            self._store_data(data)
+        for block, data in future.result():
+            self._store_data(block, data)
 
-    def _store_data(self, data: bytes) -> None:
-        """Store a pickled :class:`PlayedBlock` unless this run stored that block already
-        (a task played again after its worker was lost sends its blocks again)."""
-        played: PlayedBlock = pickle.loads(data)
-        for bot, log in played.logs.items():  # (a replay's stderr is real output too)
-            self.logs[bot].write(log)
-        if not played.records or played.records[0].id in self.stored_blocks:
+    def _store_data(self, block: str, data: bytes) -> None:
+        """Store a pickled :class:`PlayedBlock` (``block``: its first game's id) unless this
+        run stored that block already: a task's result repeats the blocks its events
+        brought, and a task played again after its worker was lost sends its blocks again
+        (that replay's stderr is not kept: its games are not either)."""
+        if block in self.stored_blocks:
             return
-        self.stored_blocks.add(played.records[0].id)
+        self.stored_blocks.add(block)
+        played: PlayedBlock = pickle.loads(data)
+        for bot, log in played.logs.items():
+            self.logs[bot].write(log)
         self.sizer.heard(played.seconds)
         self._store_block(played)
 

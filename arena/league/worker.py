@@ -258,24 +258,25 @@ def _referee(plugin: str, worker: Any) -> WorkerReferee:
     return found.referee
 
 
-def play_blocks(plugin: str, blocks: list[list[GameSpec]]) -> list[bytes]:
+def play_blocks(plugin: str, blocks: list[list[GameSpec]]) -> list[tuple[str, bytes]]:
     """The Dask task: play ``blocks`` one after another on this worker's warm pools.
 
     Each finished block is pickled once (a :class:`PlayedBlock`) and, but for the last,
     sent to the client at once as an event of topic ``plugin`` (Dask's ``log_event``,
     through the scheduler): the client stores each block as it comes back whole, and a
-    worker lost mid-task loses only the blocks it had not finished. The task's result
-    holds every block again, so that no block depends on an event arriving: the client
-    stores each block once, whichever copy comes first.
+    worker lost mid-task loses only the blocks it had not finished. The task's result holds
+    every block again, so that no block depends on an event arriving. Each block goes with
+    its first game's id: the client stores a block once, whichever copy comes first, and
+    does not even unpickle the other.
     """
     worker = get_worker()
     referee = _referee(plugin, worker)
-    played: list[bytes] = []
+    played: list[tuple[str, bytes]] = []
     for index, specs in enumerate(blocks):
         data = pickle.dumps(referee.play_block(specs), protocol=pickle.HIGHEST_PROTOCOL)
         if index < len(blocks) - 1:
-            worker.log_event(plugin, data)
-        played.append(data)
+            worker.log_event(plugin, [specs[0].id, data])
+        played.append((specs[0].id, data))
     return played
 
 
