@@ -112,17 +112,25 @@ def test_tasks_of_many_blocks_store_the_games_of_jobs_1(
     tmp_path: Path, in_repo: Path, scheduler: str, task_blocks: int
 ) -> None:
     """Whatever the blocks per task (50: every block of the league in the first tasks),
-    each block is stored once, and the games are those of ``--jobs 1``."""
+    each block is stored once, with its bots' stderr once, and the games are those of
+    ``--jobs 1``. The bots are deal spies: each says on stderr which games it was dealt."""
     from arena.league.cluster import run_cluster_league
+    from tests.test_league import SPY, seeds_dealt
 
     marker = f"m{uuid.uuid4().hex[:8]}"
-    league = load(tmp_path, league_text(marker))
+    spies = "".join(
+        f'[[bots]]\nname = "{name}"\ncmd = "python {SPY} {marker}-{name}"\n' for name in TEAM
+    )
+    text = f'name = "t"\nengine = "little-everdell"\nplayers = 2\nrounds = 2\nseed = 3\n{spies}'
+    league = load(tmp_path, text)
     outcome = run_cluster_league(
         league, tmp_path / "out", jobs=1, scheduler=scheduler, task_blocks=task_blocks
     )
-    assert outcome.played == outcome.scheduled == 18
+    assert outcome.played == outcome.scheduled == 12
     stored = read_games(tmp_path / "out")
-    assert len({r.id for r in stored}) == len(stored) == 18
+    assert len({r.id for r in stored}) == len(stored) == 12
+    logs = {bot: (tmp_path / "out" / "logs" / f"{bot}.log").read_text() for bot in TEAM}
+    seeds_dealt(logs, stored)  # every seat of every game said once: no stderr doubled
     assert comparable(stored) == reference(tmp_path, league)
     assert processes_with(marker) == []
 

@@ -54,6 +54,7 @@ CONNECT_TIMEOUT_S = 10
 CLOSE_TIMEOUT_S = 30  # for the workers to close their pools (plus the bots' bye_ms)
 TASKS_PER_WORKER = 2  # in flight per worker: one playing, one waiting for it
 POLL_S = 0.2  # the client's wait for a block, between looks at the signals
+WORKERS_EVERY_S = 2.0  # how often the client counts the cluster's workers (joined, lost)
 
 
 def require_dask() -> None:
@@ -240,6 +241,8 @@ class _DaskPlayer:
         self.inbox: queue.SimpleQueue[tuple[str, bytes] | Future] = queue.SimpleQueue()
         self.tasks: dict[str, tuple[Future, int]] = {}  # in flight, by key: (future, blocks)
         self.stored_blocks: set[str] = set()  # each block stored by this run: its first id
+        self._worker_count = 1
+        self._workers_asked = -WORKERS_EVERY_S  # never yet
 
     def play(self, client: Client, jobs: int) -> None:
         from distributed import KilledWorker
@@ -298,8 +301,7 @@ class _DaskPlayer:
         :data:`~arena.league.driver.WAIT_S` when nothing is in flight). Blocks that do not
         fill every free slot are shared evenly between the slots."""
         while not self.fed_all:
-            free = TASKS_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
-            free -= len(self.tasks)
+            free = TASKS_PER_WORKER * self._workers(client) - len(self.tasks)
             if free <= 0:
                 return
             ready = self._take(free * self.sizer.blocks())
@@ -310,6 +312,15 @@ class _DaskPlayer:
                 continue
             for blocks in split(ready, free):
                 self._submit(client, blocks)
+
+    def _workers(self, client: Client) -> int:
+        """The cluster's workers, asked of the scheduler at most every
+        :data:`WORKERS_EVERY_S` (a round trip: not once per block)."""
+        now = time.monotonic()
+        if now >= self._workers_asked + WORKERS_EVERY_S:
+            self._workers_asked = now
+            self._worker_count = max(1, len(client.scheduler_info()["workers"]))
+        return self._worker_count
 
     def _take(self, most: int) -> list[list[GameSpec]]:
         """Up to ``most`` blocks from the feed: fewer when it has none ready or ends."""
