@@ -26,10 +26,12 @@ from typing import Any
 
 import engines
 from arena.errors import ConfigError
+from arena.league.knockout import Stage, check_stages, table_sizes
 from arena.words import counted
 from engines.base import Engine, OptionError
 
-MODES = ("round-robin", "gauntlet", "sprt")
+MODES = ("round-robin", "gauntlet", "sprt", "swiss", "knockout")
+SEEDINGS = ("file", "random")
 HUMAN = "human"  # cmd = "human": a person at the terminal plays this seat
 POLICIES = ("forfeit", "random")
 
@@ -127,6 +129,17 @@ class SprtSpec:
 
 
 @dataclass(frozen=True)
+class KnockoutSpec:
+    """The heats of ``mode = "knockout"`` (``[knockout]``): each stage's table size and how
+    many of each heat go on (the last stage repeats), the extra blocks a tie may play, and
+    how the field is seeded (``file``: its order of bots; ``random``: a draw from the seed)."""
+
+    stages: tuple[Stage, ...]
+    tiebreak_blocks: int = 1
+    seeding: str = "file"
+
+
+@dataclass(frozen=True)
 class LeagueConfig:
     """A validated league file."""
 
@@ -143,6 +156,7 @@ class LeagueConfig:
     bots: tuple[BotSpec, ...]
     candidate: str | None = None
     sprt: SprtSpec | None = None
+    knockout: KnockoutSpec | None = None
     sandbox: str = "auto"
     ponder: bool = False  # bots may compute during other seats' turns (a fair clock: no)
     source: str = field(default="", compare=False)
@@ -197,6 +211,12 @@ class LeagueConfig:
             sprt = {f.name: getattr(self.sprt, f.name) for f in fields(SprtSpec)}
             sprt["fillers"] = list(self.sprt.fillers)
             data["sprt"] = sprt
+        if self.knockout is not None:
+            data["knockout"] = {
+                "stages": [{"table": s.table, "advance": s.advance} for s in self.knockout.stages],
+                "tiebreak_blocks": self.knockout.tiebreak_blocks,
+                "seeding": self.knockout.seeding,
+            }
         return data
 
 
@@ -224,6 +244,7 @@ _TOP_KEYS = {
     "bots",
     "candidate",
     "sprt",
+    "knockout",
     "engine_version",
 }
 
@@ -433,9 +454,19 @@ def parse(
             warnings.append(top.line("rounds", _SPRT_ROUNDS))
     elif "sprt" in data:
         raise top.fail("sprt", 'only allowed with mode = "sprt"')
+    knockout = None
+    if mode == "knockout":
+        reader = _Reader(source, top.get("knockout", dict), "knockout.")
+        knockout = _knockout(reader, len(bots), players, scheduled)
+        if "rounds" in data:
+            warnings.append(top.line("rounds", _KNOCKOUT_ROUNDS))
+    elif "knockout" in data:
+        raise top.fail("knockout", 'only allowed with mode = "knockout"')
+    if mode == "swiss" and len(players) != 1:
+        raise top.fail("players", "a Swiss league plays one table size")
 
     needed = max(players, default=0) if scheduled else 0
-    if mode == "round-robin" and len(bots) < needed:
+    if mode in ("round-robin", "swiss") and len(bots) < needed:
         raise top.fail(
             "bots",
             f"{counted(len(bots), 'bot')} cannot fill a table of {needed} seats; add bots",
@@ -457,6 +488,7 @@ def parse(
         bots=bots,
         candidate=candidate,
         sprt=sprt,
+        knockout=knockout,
         sandbox=sandbox,
         ponder=ponder,
         source=source,
@@ -477,6 +509,46 @@ _SPRT_ROUNDS = (
     "has no effect in an SPRT league, which plays blocks until its test decides "
     "(at most sprt.max_blocks); remove it"
 )
+
+
+_KNOCKOUT_ROUNDS = (
+    "has no effect in a knockout, which plays its heats down to a final table; remove it"
+)
+
+
+def _knockout(
+    reader: _Reader, field_size: int, players: tuple[int, ...], scheduled: bool
+) -> KnockoutSpec:
+    """The ``[knockout]`` table, checked against the field and the league's table sizes."""
+    reader.check_keys({"stages", "tiebreak_blocks", "seeding"})
+    stages = []
+    for i, entry in enumerate(reader.get("stages", list)):
+        if not isinstance(entry, dict):
+            raise reader.fail(f"stages[{i}]", "each stage is a table {table = 4, advance = 2}")
+        stage = _Reader(reader.source, entry, f"knockout.stages[{i}].")
+        stage.check_keys({"table", "advance"})
+        stages.append(Stage(stage.get("table", int), stage.get("advance", int, 1)))
+    problem = check_stages(stages)
+    if problem is not None:
+        raise reader.fail("stages", problem)
+    seeding = reader.get("seeding", str, "file")
+    if seeding not in SEEDINGS:
+        raise reader.fail(
+            "seeding", f"must be one of {', '.join(SEEDINGS)}, got {spelled(seeding)}"
+        )
+    spec = KnockoutSpec(tuple(stages), reader.positive_int("tiebreak_blocks", 1, 0), seeding)
+    if scheduled:
+        if field_size < 2:
+            raise reader.fail("stages", "a knockout needs at least 2 bots")
+        for number, sizes in enumerate(table_sizes(field_size, stages), start=1):
+            for size in sorted(set(sizes) - set(players)):
+                raise reader.fail(
+                    "stages",
+                    f"stage {number} of a field of {field_size} seats a table of {size}, "
+                    f"which players = {spelled(list(players))} does not list; add {size} "
+                    "to players (every table size of every stage)",
+                )
+    return spec
 
 
 def load_engine(name: str) -> Engine:

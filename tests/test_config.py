@@ -65,7 +65,7 @@ def test_good_config_resolves_defaults(tmp_path: Path, toy_engine: str) -> None:
             ),
             "command not found: 'no-such-program-xyz'",
         ),
-        (lambda t: 'mode = "swiss"\n' + t, "unknown mode 'swiss'"),
+        (lambda t: 'mode = "swizz"\n' + t, "unknown mode 'swizz'"),
         (
             lambda t: 'candidate = "a"\n' + t,
             'league.toml: candidate: only allowed with mode = "gauntlet"',

@@ -29,7 +29,8 @@ from pathlib import Path
 
 from arena.config import LeagueConfig
 from arena.game.spec import GameSpec
-from arena.league.feeds import BlockFeed, SprtFeed
+from arena.league.championship import CHAMPIONSHIPS
+from arena.league.feeds import BlockFeed, ChampionshipFeed, SprtFeed
 from arena.league.fingerprint import fingerprint
 from arena.league.layout import LEAGUE, Warn
 from arena.league.results import ResultsDir, read_league
@@ -202,6 +203,8 @@ def open_league(
         fed = feed(config, known)
     elif config.mode == "sprt":
         fed = SprtFeed(config, say, known)
+    elif config.mode in CHAMPIONSHIPS:
+        fed = ChampionshipFeed(config)
     else:
         fed = BlockFeed.for_config(config, known)
     return store, {game_key(record): record for record in stored}, fed

@@ -11,6 +11,12 @@ from collections.abc import Iterable, Iterator, Mapping
 
 from arena.config import LeagueConfig
 from arena.game.spec import GameSpec
+from arena.league.championship import (
+    championship_games,
+    heat_block,
+    knockout_event,
+    swiss_event,
+)
 from arena.league.layout import Warn
 from arena.league.schedule import game_count, iter_blocks
 from arena.record import GameRecord
@@ -113,3 +119,49 @@ class SprtFeed(BlockFeed):
                 )
             elif self._next >= self.max_blocks:
                 self.stop_reason = f"{self.test.status_line()}. {out_of_budget(self.max_blocks)}"
+
+
+class ChampionshipFeed(BlockFeed):
+    """The blocks of a Swiss or knockout league, each round (stage, tie-break) once the one
+    before is complete: made from the stored results it hears of (:meth:`block_done`) and
+    the seed alone, so a resumed run is handed the blocks an uninterrupted one was."""
+
+    def __init__(self, config: LeagueConfig) -> None:
+        super().__init__((), championship_games(config))
+        self.config = config
+        self._games: dict[tuple[int, int], list[GameRecord]] = {}
+        self._handed: set[tuple[int, int]] = set()
+        self._changed = True
+        self._pending: list[list[GameSpec]] | None = []
+
+    def block_done(self, games: list[GameRecord]) -> None:
+        self._games[(games[0].table, games[0].block)] = games
+        self._changed = True
+
+    def __iter__(self) -> Iterator[list[GameSpec]]:
+        while not self.stop_reason:
+            if self._changed:
+                self._changed = False
+                self._pending = self._to_play()
+            if self._pending is None:
+                return
+            fresh = [b for b in self._pending if (b[0].table, b[0].block) not in self._handed]
+            if not fresh:
+                yield []  # the round's blocks are in flight
+                continue
+            for block in fresh:
+                self._handed.add((block[0].table, block[0].block))
+                yield block
+
+    def _to_play(self) -> list[list[GameSpec]] | None:
+        """The blocks the event waits for now (None: it is over)."""
+        if self.config.mode == "swiss":
+            swiss = swiss_event(self.config, self._games)
+            if swiss.finished:
+                return None
+            last = swiss.rounds[-1]
+            return [b for b, r in zip(last.blocks, last.results, strict=True) if r is None]
+        knockout = knockout_event(self.config, self._games)
+        if knockout.finished:
+            return None
+        return [heat_block(self.config, heat, n) for heat, n in knockout.bracket.to_play]

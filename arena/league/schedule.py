@@ -29,6 +29,8 @@ from typing import Any
 
 from arena.config import RULE_KEYS, LeagueConfig
 from arena.game.spec import GameSpec, block_games, block_seed, rotations
+from arena.league.championship import CHAMPIONSHIPS, championship_games, decided, stage_count
+from arena.league.knockout import table_sizes
 from arena.record import GameRecord
 
 
@@ -96,7 +98,10 @@ def _block_count(config: LeagueConfig) -> int:
 
 
 def game_count(config: LeagueConfig) -> int:
-    """Games the league means if every block is played (without building the schedule)."""
+    """Games the league means if every block is played (without building the schedule; a
+    knockout: without tie-break blocks)."""
+    if config.mode in CHAMPIONSHIPS:
+        return championship_games(config)
     if config.mode == "sprt":
         per_block = config.players[0]  # its one table, under every rotation
     else:
@@ -149,7 +154,14 @@ def misplaced(
     """The stored games whose id the schedule gives to another game (another seating, block,
     seed, engine, engine version or options): id -> how they differ. A game whose id the
     schedule gives to no game (a removed bot's, a block beyond ``rounds``) is not misplaced:
-    it is outside the league."""
+    it is outside the league.
+
+    A Swiss or knockout league gives ids to the games its stored results have decided on
+    (:func:`~arena.league.championship.decided`); a stored game of a round or stage they
+    have not paired yet is misplaced too (it was played after results since moved aside):
+    its id may go to another game."""
+    if config.mode in CHAMPIONSHIPS:
+        return _misplaced_in_championship(config, list(records))
     scheduled = _scheduled_by_id(config, known)
     found = {}
     for record in records:
@@ -157,6 +169,28 @@ def misplaced(
         mine = (record.seating, record.block, record.seed, *record_rules(record))
         if theirs is not None and mine != theirs:
             found[record.id] = _differences(mine, theirs)
+    return found
+
+
+def _misplaced_in_championship(
+    config: LeagueConfig, records: Sequence[GameRecord]
+) -> dict[str, str]:
+    """:func:`misplaced` of a Swiss or knockout league."""
+    specs, undecided = decided(config, records)
+    rules = config.engine, config.engine_version, config.options
+    shape = Shape.of(config)
+    assert shape is not None, "a league file describes its schedule"
+    found = {}
+    for record in records:
+        mine = (record.seating, record.block, record.seed, *record_rules(record))
+        spec = specs.get(record.id)
+        if spec is not None:
+            theirs = (spec.seating, spec.block, spec.seed, *rules)
+            if mine != theirs:
+                found[record.id] = _differences(mine, theirs)
+        elif _GAME_ID.fullmatch(record.id) and undecided <= record.block < shape.blocks:
+            what = "round" if config.mode == "swiss" else "stage"
+            found[record.id] = f"its {what} is not paired yet by the games stored before it"
     return found
 
 
@@ -204,6 +238,8 @@ class Shape:
     candidate: str | None = None
     sprt_table: tuple[str, ...] = ()
     rules: Rules | None = None
+    stage_blocks: int = 1  # a knockout's blocks per stage (its first, and tie-break ones)
+    stage_sizes: tuple[tuple[int, ...], ...] = ()  # a knockout's table sizes, stage by stage
 
     @classmethod
     def of(cls, league: LeagueConfig) -> Shape | None:
@@ -212,17 +248,27 @@ class Shape:
         if not league.scheduled:
             return None
         sprt = league.sprt
+        blocks = sprt.max_blocks if sprt else league.rounds
+        stage_blocks = 1
+        stage_sizes: tuple[tuple[int, ...], ...] = ()
+        if league.knockout is not None:
+            stage_blocks = 1 + league.knockout.tiebreak_blocks
+            sizes = table_sizes(len(league.bots), league.knockout.stages)
+            stage_sizes = tuple(tuple(sorted(set(stage))) for stage in sizes)
+            blocks = stage_blocks * stage_count(league)
         return cls(
             names=tuple(bot.name for bot in league.bots),
             players=league.players,
             mode=league.mode,
-            blocks=sprt.max_blocks if sprt else league.rounds,
+            blocks=blocks,
             seed=league.seed,
             candidate=league.candidate,
             sprt_table=(sprt.candidate, sprt.opponent, *sprt.fillers) if sprt else (),
             rules=(league.engine, league.engine_version, league.options)
             if league.rules_known
             else None,
+            stage_blocks=stage_blocks,
+            stage_sizes=stage_sizes,
         )
 
     _seeds: dict[tuple[int, int], int] = field(default_factory=dict, compare=False, repr=False)
@@ -256,6 +302,8 @@ class Shape:
             return False
         if not 0 <= rotation < size:
             return False
+        if self.stage_sizes and size not in self.stage_sizes[block // self.stage_blocks]:
+            return False
         if (size, block) not in self._seeds:  # derived once per block, not once per game
             self._seeds[(size, block)] = block_seed(self.seed, size, block)
         if seed != self._seeds[(size, block)]:
@@ -270,6 +318,8 @@ class Shape:
         if self.mode == "sprt":
             return table == self.sprt_table
         order = self._order
+        if self.mode in CHAMPIONSHIPS:  # any table of the field may be paired
+            return len(set(table)) == len(table) and all(name in order for name in table)
         if self.mode == "gauntlet":
             if not table or table[0] != self.candidate:
                 return False
