@@ -372,6 +372,7 @@ def run(
                 err=True,
             )
         disqualified.extend(earlier)
+        _print_championship(folder)
         if not no_report:
             path = _write_report(folder, None, REPORT_GAMES, table, worker)
             click.echo(f"report: {path}", err=True)
@@ -551,6 +552,21 @@ def standings(folder: str, fmt: str, model: str, method: str, anchor: str | None
     """
     pinned = _parse_anchor(anchor) if anchor is not None else None
     _print_standings(Path(folder), fmt, model=model, method=method, anchor=pinned)
+    if fmt == "table":
+        _print_championship(Path(folder))
+
+
+def _print_championship(folder: Path) -> None:
+    """Below the Elo table of a Swiss or knockout league: its own standings or bracket."""
+    from arena.league.championship import CHAMPIONSHIPS
+    from arena.league.reading import read_games
+    from arena.league.results import read_league
+    from arena.show.championship import championship_text
+
+    league = read_league(folder)
+    if league.mode in CHAMPIONSHIPS and league.scheduled:
+        click.echo()
+        click.echo(championship_text(league, read_games(folder)))
 
 
 def _say(line: str) -> None:
