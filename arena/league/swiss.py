@@ -25,12 +25,14 @@ difference, then prefer the smallest score differences, then neighbours in the o
 criteria FIDE's Dutch system approximates by hand. For three to five seats a depth-first
 search seats the highest unseated player with the nearest players below it, backtracking
 whenever a table would repeat a meeting; it first looks for a round with no repeat at all,
-then allows one repeated pair, then two, and so on. Each of those searches stops after
+then allows one repeated meeting, then two, and so on. A pair counts as often as it has met
+before (in both methods), so a third meeting of two players costs more than a second one
+of two others. Each of those searches stops after
 :data:`SEARCH_NODES` steps; on small fields (every field the tests try by brute force, and
 any field where a repeat-free round is easy to find) the answer is exact: a round repeats a
-meeting only when every seating of the players would. A search out of steps seats the round
-greedily instead (the highest unseated player, then one at a time whoever repeats fewest
-meetings at that table, nearest first).
+meeting only when every seating of the players would, and then as few as any seating does.
+A search out of steps seats the round greedily instead (the highest unseated player, then
+one at a time whoever repeats fewest meetings at that table, nearest first).
 """
 
 from __future__ import annotations
@@ -184,10 +186,9 @@ def pair_round(
 
 
 def repeats(tables: Iterable[Sequence[str]], met: Mapping[frozenset[str], int]) -> int:
-    """How many pairs at these tables have met before."""
-    return sum(
-        1 for table in tables for pair in combinations(table, 2) if met.get(frozenset(pair), 0)
-    )
+    """The repeated meetings at these tables: each pair counts as often as it has met before
+    (so a third meeting costs more than a second)."""
+    return sum(met.get(frozenset(pair), 0) for table in tables for pair in combinations(table, 2))
 
 
 def _matching(
@@ -202,14 +203,14 @@ def _matching(
     # sum of position differences, a repeat more than any sum of score differences
     score_unit = n * n + 1
     repeat_cost = (n // 2 + 1) * (int(2 * spread) ** 2 * score_unit + n) + 1
+    most = max(met.values(), default=0)  # every weight stays positive
     graph = nx.Graph()
     for i, j in combinations(range(n), 2):
         a, b = seated[i], seated[j]
         gap = round(2 * abs(scores[a] - scores[b]))
         cost = gap * gap * score_unit + (j - i)
-        if met.get(frozenset((a, b)), 0):
-            cost += repeat_cost
-        graph.add_edge(i, j, weight=repeat_cost * 2 - cost)
+        cost += repeat_cost * met.get(frozenset((a, b)), 0)
+        graph.add_edge(i, j, weight=repeat_cost * (most + 2) - cost)
     pairs = nx.max_weight_matching(graph, maxcardinality=True)
     return [(seated[min(i, j)], seated[max(i, j)]) for i, j in pairs]
 
@@ -221,7 +222,8 @@ def _search(
     size: int,
 ) -> list[tuple[str, ...]]:
     """Tables of three to five seats: the depth-first search described above."""
-    for allowed in range(len(seated) * size):
+    worst = repeats([seated], met)  # every pair of the field at one table
+    for allowed in range(worst + 1):
         try:
             found = _Search(seated, met, size, allowed).run()
         except _OutOfSteps:
@@ -243,7 +245,7 @@ def _greedy(
         while len(table) < size:
             best = min(
                 range(len(left)),
-                key=lambda i: (sum(met.get(frozenset((left[i], p)), 0) > 0 for p in table), i),
+                key=lambda i: (sum(met.get(frozenset((left[i], p)), 0) for p in table), i),
             )
             table.append(left.pop(best))
         found.append(tuple(table))
