@@ -678,3 +678,24 @@ def test_a_worker_never_deals_a_process_one_seed_twice(
     assert all(len(set(seeds)) == len(seeds) for seeds in dealt), dealt
     assert any(len(seeds) > 1 for seeds in dealt)  # processes are still reused
     assert processes_with(marker) == []
+
+
+def test_a_swiss_league_on_a_cluster_plays_the_pairings_of_in_process(
+    tmp_path: Path, in_repo: Path, scheduler: str
+) -> None:
+    """A round's tables go to the workers together; the next round waits for their results."""
+    from arena.league.championship import by_block, swiss_event
+    from arena.league.cluster import run_cluster_league
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    text = 'name = "sw"\nengine = "little-everdell"\nmode = "swiss"\nplayers = 2\nrounds = 2\n'
+    text += "seed = 6\n" + "".join(
+        f'[[bots]]\nname = "b{i}"\ncmd = "python -m bots.random {marker}-b{i}"\n' for i in range(6)
+    )
+    league = load(tmp_path, text)
+    outcome = run_cluster_league(league, tmp_path / "out", jobs=1, scheduler=scheduler)
+    assert outcome.played == outcome.scheduled == 12 and not outcome.interrupted
+    stored = read_games(tmp_path / "out")
+    assert swiss_event(league, by_block(league, stored)).finished
+    assert comparable(stored) == reference(tmp_path, league)
+    assert processes_with(marker) == []
