@@ -1,7 +1,8 @@
 """The league report: one self-contained HTML page about a results folder.
 
 Summary, standings (the same numbers as ``arena standings``) with their warnings, plots
-(SVG written by :mod:`arena.show.html.charts`), the SPRT status of an SPRT league, and
+(SVG written by :mod:`arena.show.html.charts`), the SPRT status of an SPRT league, the rounds
+of a Swiss league or the bracket of a knockout (:mod:`arena.show.html.championship`), and
 viewers for a bounded selection of games (:mod:`arena.show.html.selection`); any other game
 is one ``arena view`` away. Games are summarised, never all embedded, so the page's size
 does not grow with the league (docs/report.md measures a 10,000-game league).
@@ -25,6 +26,7 @@ from arena.league.layout import LEAGUE, Warn
 from arena.record import NOT_ASKED, GameRecord
 from arena.show.caveats import caveats
 from arena.show.html import charts
+from arena.show.html.championship import knockout_html, swiss_html
 from arena.show.html.page import document
 from arena.show.html.selection import pick_games
 from arena.show.html.viewer_worker import ViewerWorker, data_blocks
@@ -75,6 +77,10 @@ def build_report(
     ]
     if league.mode == "sprt" and league.sprt is not None:
         sections.append(_section("Sequential test (SPRT)", _sprt(league.sprt, records)))
+    if league.mode == "swiss" and league.scheduled:
+        sections.append(_section("Swiss rounds", swiss_html(league, records)))
+    if league.mode == "knockout" and league.knockout is not None and league.scheduled:
+        sections.append(_section("Knockout bracket", knockout_html(league, records)))
     names = [row.bot for row in standings.rows]
     crosstable = {
         bot: {opp: h.score_pct for opp, h in cells.items()}
