@@ -562,3 +562,43 @@ def test_a_fault_shows_with_the_move_it_happened_on(page: Page, tmp_path: Path) 
     assert move.locator(".fault").count() == 0
     page.page.screenshot(path=tmp_path / "fault.png", full_page=True)
     assert page.errors == []
+
+
+def test_a_knockout_report_draws_its_bracket_and_a_swiss_report_its_rounds(
+    page: Page, tmp_path: Path
+) -> None:
+    from tests.conftest import run_league_file
+
+    bots = "".join(
+        f'[[bots]]\nname = "{name}"\ncmd = "python -m bots.{module}"\n'
+        for name, module in [("greedy", "space_five_greedy")]
+        + [(f"r{i}", "random") for i in range(4)]
+    )
+    (tmp_path / "ko").mkdir()
+    (tmp_path / "sw").mkdir()
+    knockout = run_league_file(
+        tmp_path / "ko",
+        'name = "ko"\nengine = "space-five"\nmode = "knockout"\nplayers = [2, 3]\nseed = 2\n'
+        f"[knockout]\nstages = [{{table = 2, advance = 1}}]\n{bots}",
+    )
+    page.open(knockout / "report.html")
+    section = page.page.locator("#knockout-bracket")
+    winner = section.locator("p b").inner_text()
+    assert winner in {"greedy", "r0", "r1", "r2", "r3"}
+    svg = section.locator("svg.bracket")
+    assert svg.locator("rect").count() >= 4  # heats, byes, the winner's box
+    assert svg.locator("text", has_text=winner).count() >= 2  # its path through the stages
+    assert svg.bounding_box()["width"] > 400  # drawn, not collapsed
+    section.screenshot(path=tmp_path / "bracket.png")
+    swiss = run_league_file(
+        tmp_path / "sw",
+        'name = "sw"\nengine = "space-five"\nmode = "swiss"\nplayers = 2\nrounds = 2\nseed = 2\n'
+        + bots,
+    )
+    page.open(swiss / "report.html")
+    rounds = page.page.locator("#swiss-rounds")
+    assert rounds.locator("#swiss-standings tbody tr").count() == 5
+    assert rounds.locator("h3").all_inner_texts() == ["Round 1", "Round 2"]
+    assert rounds.locator("table.swiss-round tbody tr").count() == 4  # two tables a round
+    rounds.screenshot(path=tmp_path / "swiss.png")
+    assert page.errors == []

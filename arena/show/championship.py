@@ -70,5 +70,5 @@ def heat_line(outcome: HeatOutcome) -> str:
         return f"{label}: {players} ({state})"
     blocks = f", {outcome.blocks} blocks" if outcome.blocks > 1 else ""
     seed = ", the tie to the better seed" if outcome.by_seed else ""
-    verb = "wins" if heat.final else "go on"
+    verb = "wins" if heat.final else ("goes on" if len(outcome.advancing) == 1 else "go on")
     return f"{label}: {players}{blocks}{seed} -> {', '.join(outcome.advancing)} {verb}"
