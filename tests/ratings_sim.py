@@ -125,3 +125,18 @@ def simulate_league(
                 )
             )
     return records
+
+
+def block_points(
+    strength: Mapping[str, float], table: Sequence[str], rng: np.random.Generator
+) -> tuple[float, ...]:
+    """One rotation block of ``table`` among bots of true Elo ``strength`` (the model of
+    :func:`simulate_league`, no seat advantage): each player's points over its games,
+    ``k - rank`` a game, as a Swiss or knockout league counts them."""
+    k = len(table)
+    elo = np.array([strength[name] for name in table]) / ELO_PER_NAT
+    points = np.zeros(k)
+    for _ in range(k):
+        perf = elo + rng.gumbel(size=k)
+        points += (perf[:, None] > perf[None, :]).sum(axis=1)  # k - rank: players beaten
+    return tuple(float(p) for p in points)
