@@ -27,6 +27,7 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _ROOT / "benchmarks":
 import argparse  # noqa: E402
 import math  # noqa: E402
 from collections.abc import Callable  # noqa: E402
+from functools import partial  # noqa: E402
 from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -58,37 +59,29 @@ def swiss_rounds(field: int, size: int) -> int:
     return math.ceil(math.log(field, size)) + 1
 
 
+def round_robin(size: int, field: int) -> config.LeagueConfig:
+    return league(field, players=size)
+
+
+def swiss(size: int, field: int) -> config.LeagueConfig:
+    return league(field, players=size, mode="swiss", rounds=swiss_rounds(field, size))
+
+
+def knockout(size: int, advance: int, field: int) -> config.LeagueConfig:
+    stages = [{"table": size, "advance": advance}]
+    sizes = list(range(2, size + 1))
+    return league(field, players=sizes, mode="knockout", knockout={"stages": stages})
+
+
 def part_counts() -> None:
     print("| format (tables of k) | 8 bots | 40 bots | 200 bots |")
     print("|---|---|---|---|")
     rows: list[tuple[str, Callable[[int], config.LeagueConfig]]] = []
     for k in (2, 4):
-        rows.append((f"round-robin, 1 round (k = {k})", lambda n, k=k: league(n, players=k)))
-        rows.append(
-            (
-                f"Swiss, R = ceil(log_k n) + 1 rounds (k = {k})",
-                lambda n, k=k: league(n, players=k, mode="swiss", rounds=swiss_rounds(n, k)),
-            )
-        )
-    rows.append(
-        (
-            "knockout, tables of 4, top 2 go on",
-            lambda n: league(
-                n,
-                players=[2, 3, 4],
-                mode="knockout",
-                knockout={"stages": [{"table": 4, "advance": 2}]},
-            ),
-        )
-    )
-    rows.append(
-        (
-            "knockout, tables of 2, winner goes on",
-            lambda n: league(
-                n, players=2, mode="knockout", knockout={"stages": [{"table": 2, "advance": 1}]}
-            ),
-        )
-    )
+        rows.append((f"round-robin, 1 round (k = {k})", partial(round_robin, k)))
+        rows.append((f"Swiss, R = ceil(log_k n) + 1 rounds (k = {k})", partial(swiss, k)))
+    rows.append(("knockout, tables of 4, top 2 go on", partial(knockout, 4, 2)))
+    rows.append(("knockout, tables of 2, winner goes on", partial(knockout, 2, 1)))
     for title, make in rows:
         cells = []
         for n in FIELDS:
@@ -163,7 +156,8 @@ def part_simulation(events: int) -> None:
         wins = sum(w == best for w, _ in results)
         mean = sum(g for _, g in results) / events
         print(
-            f"| {size} | knockout, top {stages[0].advance} go on | {mean:.0f} (mean) | {wins / events:.1%} |"
+            f"| {size} | knockout, top {stages[0].advance} go on | {mean:.0f} (mean) "
+            f"| {wins / events:.1%} |"
         )
 
 

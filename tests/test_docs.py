@@ -18,7 +18,7 @@ from click.testing import CliRunner
 import engines
 from arena import config
 from arena.cli import main
-from arena.config import Limits, Policy, SprtSpec
+from arena.config import KnockoutSpec, Limits, Policy, SprtSpec
 from arena.game.seats import hello_line
 from arena.stats.sprt import Sprt
 from tests.conftest import ROOT
@@ -43,7 +43,7 @@ def test_protocol_examples_use_actions_of_a_real_engine() -> None:
 def test_leagues_md_lists_every_key() -> None:
     keys = {*config._TOP_KEYS, "cmd", "limits"}
     keys |= {f.name for f in fields(Limits)} | {f.name for f in fields(Policy)}
-    keys |= {f.name for f in fields(SprtSpec)}
+    keys |= {f.name for f in fields(SprtSpec)} | {f.name for f in fields(KnockoutSpec)}
     missing = [key for key in sorted(keys) if not re.search(rf"\b{key}\b", LEAGUES)]
     assert missing == []
     assert "transcripts/" in LEAGUES and "--replay-bot" in LEAGUES

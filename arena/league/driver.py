@@ -139,6 +139,7 @@ class LeagueDriver:
     def count(self, record: GameRecord) -> None:
         """Count a game that is on disk: ``outcome.played``, progress and ``on_stored``."""
         self.outcome.played += 1
+        self.outcome.scheduled = max(self.outcome.scheduled, self.feed.total)  # it may grow
         if self.progress is not None:
             self.progress(self.outcome.played + self.outcome.skipped, self.outcome.scheduled)
         if self.on_stored is not None:

@@ -151,7 +151,14 @@ class ChampionshipFeed(BlockFeed):
                 continue
             for block in fresh:
                 self._handed.add((block[0].table, block[0].block))
+                if self._tiebreak(block[0]):
+                    self.total += len(block)  # the count grows by the blocks a tie adds
                 yield block
+
+    def _tiebreak(self, game: GameSpec) -> bool:
+        """Is this a knockout heat's tie-break block (not counted in :attr:`total` at first)?"""
+        knockout = self.config.knockout
+        return knockout is not None and game.block % (1 + knockout.tiebreak_blocks) != 0
 
     def _to_play(self) -> list[list[GameSpec]] | None:
         """The blocks the event waits for now (None: it is over)."""
