@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from arena import config
 from arena.cli import main
-from arena.errors import ConfigError
+from arena.errors import ConfigError, ResultsError
 from arena.league.championship import by_block, knockout_event, swiss_event
 from arena.league.feeds import ChampionshipFeed
 from arena.league.reading import read_games
@@ -261,3 +261,18 @@ def test_a_damaged_round_is_set_aside_and_played_again(
     assert comparable(read_games(tmp_path / "out")) == comparable(
         [GameRecord.from_json(line.encode()) for line in lines]
     )
+
+
+def test_another_field_is_another_swiss_league(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    """Every pairing depends on the whole field: a bot added or removed is refused, not
+    paired anew over the stored rounds."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, swiss_text(marker, rounds=1))
+    trio.run(lambda: run_league(league, tmp_path / "out", jobs=2))
+    smaller = load(tmp_path, swiss_text(marker, field=6, rounds=1))
+    with pytest.raises(ResultsError, match="holds games of a different league \\(field: "):
+        trio.run(lambda: run_league(smaller, tmp_path / "out", jobs=2))
+    longer = load(tmp_path, swiss_text(marker, rounds=2))  # more rounds: the same league
+    assert trio.run(lambda: run_league(longer, tmp_path / "out", jobs=2)).played == 6

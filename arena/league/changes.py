@@ -14,12 +14,13 @@ from typing import Any
 
 from arena.config import RESOURCE_KEYS, BotSpec, LeagueConfig, Limits, bot_entry
 from arena.game.spec import block_seed
+from arena.league.championship import CHAMPIONSHIPS
 from arena.league.fingerprint import changes
 from arena.record import GameRecord
 from arena.words import counted
 
 # Config keys whose change makes stored games incomparable with new ones.
-_IDENTITY_KEYS = ("engine", "engine_version", "options", "seed", "mode")
+_IDENTITY_KEYS = ("engine", "engine_version", "options", "seed", "mode", "field", "knockout")
 # So does a change of the clock, caps ([limits], a bot's own limits) or [policy], but for
 # two limits that cannot change a game: bye_ms acts once the games of a process are over,
 # stderr_bytes only caps the log. (sandbox may change too: what a bot can reach, not its
@@ -70,6 +71,10 @@ def _identity(league: LeagueConfig) -> dict[str, Any]:
         "options": dict(league.options),
         "seed": league.seed,
         "mode": league.mode,
+        # a Swiss or knockout league pairs its field by the results so far: another field
+        # (or order of it, or other knockout stages) pairs every round anew
+        "field": [bot.name for bot in league.bots] if league.mode in CHAMPIONSHIPS else None,
+        "knockout": league.to_toml().get("knockout"),
     }
 
 
