@@ -99,10 +99,11 @@ def play_round(
 
 def swiss_winner(field: list[str], elo: dict[str, float], size: int, rounds: int, rng: Any) -> str:
     played: list[RoundResult] = []
+    seed = int(rng.integers(2**31))  # the event's league seed
     for _ in range(rounds):
-        pairing = pair_round(field, played, size, seed=int(rng.integers(2**31)))
+        pairing = pair_round(field, played, size, seed)
         played.append(play_round(pairing.tables, pairing.byes, elo, rng))
-    return standings(field, played, size, seed=0)[0].name
+    return standings(field, played, size, seed)[0].name
 
 
 def random_winner(field: list[str], elo: dict[str, float], size: int, rounds: int, rng: Any) -> str:
