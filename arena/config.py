@@ -26,7 +26,7 @@ from typing import Any
 
 import engines
 from arena.errors import ConfigError
-from arena.league.knockout import Stage, check_stages, table_sizes
+from arena.heats import Stage, check_stages, table_sizes
 from arena.words import counted
 from engines.base import Engine, OptionError
 

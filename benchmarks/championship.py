@@ -33,7 +33,8 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 
 from arena import config  # noqa: E402
-from arena.league.knockout import Stage, bracket  # noqa: E402
+from arena.heats import Stage  # noqa: E402
+from arena.league.knockout import bracket  # noqa: E402
 from arena.league.schedule import game_count  # noqa: E402
 from arena.league.swiss import (  # noqa: E402
     Pairing,

@@ -9,7 +9,8 @@ from random import Random
 
 import pytest
 
-from arena.league.knockout import Stage, bracket, check_stages, heats, table_sizes
+from arena.heats import Stage, check_stages, heats, table_sizes
+from arena.league.knockout import bracket
 from arena.league.swiss import (
     Pairing,
     RoundResult,

@@ -27,7 +27,8 @@ from random import Random
 
 from arena.config import LeagueConfig
 from arena.game.spec import GameSpec, block_games, block_seed
-from arena.league.knockout import Bracket, Heat, bracket, table_sizes
+from arena.heats import Heat, table_sizes
+from arena.league.knockout import Bracket, bracket
 from arena.league.swiss import Pairing, RoundResult, Standing, TableResult, pair_round, standings
 from arena.record import GameRecord
 

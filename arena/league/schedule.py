@@ -29,8 +29,8 @@ from typing import Any
 
 from arena.config import RULE_KEYS, LeagueConfig
 from arena.game.spec import GameSpec, block_games, block_seed, rotations
+from arena.heats import table_sizes
 from arena.league.championship import CHAMPIONSHIPS, championship_games, decided, stage_count
-from arena.league.knockout import table_sizes
 from arena.record import GameRecord
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from arena.config import LeagueConfig
+from arena.heats import stage_of
 from arena.league.championship import (
     KnockoutEvent,
     SwissEvent,
@@ -13,7 +14,7 @@ from arena.league.championship import (
     knockout_event,
     swiss_event,
 )
-from arena.league.knockout import HeatOutcome, stage_of
+from arena.league.knockout import HeatOutcome
 from arena.record import GameRecord
 
 TIE_BREAKS = "ties broken by Buchholz, then game points, then the league's seeded draw"
