@@ -4,11 +4,13 @@ tests/test_swiss_pairing.py.)"""
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import uuid
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
+from random import Random
 
 import pytest
 import trio
@@ -17,6 +19,7 @@ from click.testing import CliRunner
 from arena import config
 from arena.cli import main
 from arena.errors import ConfigError, ResultsError
+from arena.game.spec import GameSpec
 from arena.league.championship import by_block, knockout_event, swiss_event
 from arena.league.feeds import ChampionshipFeed
 from arena.league.reading import read_games
@@ -24,6 +27,7 @@ from arena.league.runner import run_league
 from arena.league.schedule import Shape, game_count, misplaced
 from arena.record import GameRecord
 from tests.conftest import processes_with, wait_until
+from tests.ratings_sim import game as sim_game
 from tests.test_league import comparable, run_cli
 
 
@@ -58,6 +62,23 @@ def load(tmp_path: Path, text: str) -> config.LeagueConfig:
     path = tmp_path / "league-file.toml"
     path.write_text(text)
     return config.load(path)
+
+
+def played(league: config.LeagueConfig, spec: GameSpec, ranks: list[int]) -> GameRecord:
+    """The stored game of ``spec`` with these places (seat by seat of the table, rotated)."""
+    seated = [ranks[(seat + spec.rotation) % spec.players] for seat in range(spec.players)]
+    record = sim_game(
+        spec.seating,
+        seated,
+        id=spec.id,
+        engine=league.engine,
+        options=league.options,
+        seed=spec.seed,
+        table=spec.table,
+        block=spec.block,
+        rotation=spec.rotation,
+    )
+    return dataclasses.replace(record, engine_version=league.engine_version)
 
 
 def blocks_of(records: list[GameRecord]) -> dict[tuple[int, int], list[GameRecord]]:
@@ -276,3 +297,32 @@ def test_another_field_is_another_swiss_league(
         trio.run(lambda: run_league(smaller, tmp_path / "out", jobs=2))
     longer = load(tmp_path, swiss_text(marker, rounds=2))  # more rounds: the same league
     assert trio.run(lambda: run_league(longer, tmp_path / "out", jobs=2)).played == 6
+
+
+def test_a_feed_pairs_each_round_once(
+    tmp_path: Path, toy_engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pairing of a large field takes seconds: the feed pairs each round once, not again
+    at every block that comes in."""
+    import arena.league.championship as championship
+
+    league = load(
+        tmp_path, swiss_text("x", field=20, rounds=4).replace("players = 3", "players = 4")
+    )
+    calls: list[int] = []
+    pair = championship.pair_round
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return pair(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(championship, "pair_round", counted)
+    feed = ChampionshipFeed(league)
+    rng = Random(3)
+    blocks = 0
+    for block in feed:
+        assert block, "every block is answered at once here"
+        ranks = [rng.randrange(1, 5) for _ in block[0].seating]
+        feed.block_done([played(league, spec, ranks) for spec in block])
+        blocks += 1
+    assert blocks == 4 * 5 and len(calls) == 4

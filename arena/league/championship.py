@@ -95,14 +95,30 @@ class SwissEvent:
         return len(self.rounds) == self.total_rounds and all(r.complete for r in self.rounds)
 
 
-def swiss_event(config: LeagueConfig, blocks: Blocks) -> SwissEvent:
-    """The Swiss league of ``config`` after the stored games ``blocks`` (:func:`by_block`)."""
+PairingCache = dict[int, tuple[tuple[RoundResult, ...], Pairing]]
+"""Round number -> the results of the rounds before it and the pairing they gave."""
+
+
+def swiss_event(
+    config: LeagueConfig, blocks: Blocks, cache: PairingCache | None = None
+) -> SwissEvent:
+    """The Swiss league of ``config`` after the stored games ``blocks`` (:func:`by_block`).
+
+    ``cache`` keeps the pairings made, for a caller that asks again as games come in (a
+    pairing of a large field takes seconds): a round is paired again only when the results
+    before it differ."""
     field = [bot.name for bot in config.bots]
     size = config.players[0]
     played: list[RoundResult] = []
     rounds: list[SwissRound] = []
+    cache = {} if cache is None else cache
     for number in range(config.rounds):
-        pairing = pair_round(field, played, size, config.seed)
+        known = cache.get(number)
+        if known is not None and known[0] == tuple(played):
+            pairing = known[1]
+        else:
+            pairing = pair_round(field, played, size, config.seed)
+            cache[number] = (tuple(played), pairing)
         seed = block_seed(config.seed, size, number)
         specs = tuple(block_games(i, table, number, seed) for i, table in enumerate(pairing.tables))
         results = []
