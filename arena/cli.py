@@ -317,7 +317,9 @@ def run(
         dealt = f", seed {league.seed} ({origin}: the league file gives none)"
     resume = _resume_command(config, out, jobs, transcripts, workers, scheduler, no_report)
     ctx.meta[_STOPPED_LINE] = lambda: _stopped_line(_stored_so_far(league, folder), folder, resume)
-    click.echo(f"league {league.name}: {game_count(league):,} games scheduled{dealt}", err=True)
+    ties = " (and a block more for each tie on a cut)" if league.mode == "knockout" else ""
+    scheduled = f"{game_count(league):,} games scheduled{ties}"
+    click.echo(f"league {league.name}: {scheduled}{dealt}", err=True)
     jobs = jobs or os.cpu_count() or 1
     progress: Progress | None = Progress(league.name)
     people = None

@@ -254,6 +254,7 @@ def test_arena_run_prints_the_knockout_bracket_and_winner(
     league = config.load(cfg)
     event = knockout_event(league, by_block(league, read_games(out)))
     assert f"Knockout: winner {event.bracket.winner}" in result.output
+    assert "games scheduled (and a block more for each tie on a cut)" in result.output
     assert "Final table" in result.output and "wins" in result.output
     shown = CliRunner().invoke(main, ["standings", str(out)])
     assert f"Knockout: winner {event.bracket.winner}" in shown.output
