@@ -318,6 +318,7 @@ def test_a_feed_pairs_each_round_once(
         return pair(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(championship, "pair_round", counted)
+    championship.paired.cache_clear()
     feed = ChampionshipFeed(league)
     rng = Random(3)
     blocks = 0

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from random import Random
 
 from arena.config import LeagueConfig
@@ -95,30 +96,14 @@ class SwissEvent:
         return len(self.rounds) == self.total_rounds and all(r.complete for r in self.rounds)
 
 
-PairingCache = dict[int, tuple[tuple[RoundResult, ...], Pairing]]
-"""Round number -> the results of the rounds before it and the pairing they gave."""
-
-
-def swiss_event(
-    config: LeagueConfig, blocks: Blocks, cache: PairingCache | None = None
-) -> SwissEvent:
-    """The Swiss league of ``config`` after the stored games ``blocks`` (:func:`by_block`).
-
-    ``cache`` keeps the pairings made, for a caller that asks again as games come in (a
-    pairing of a large field takes seconds): a round is paired again only when the results
-    before it differ."""
-    field = [bot.name for bot in config.bots]
+def swiss_event(config: LeagueConfig, blocks: Blocks) -> SwissEvent:
+    """The Swiss league of ``config`` after the stored games ``blocks`` (:func:`by_block`)."""
+    field = tuple(bot.name for bot in config.bots)
     size = config.players[0]
     played: list[RoundResult] = []
     rounds: list[SwissRound] = []
-    cache = {} if cache is None else cache
     for number in range(config.rounds):
-        known = cache.get(number)
-        if known is not None and known[0] == tuple(played):
-            pairing = known[1]
-        else:
-            pairing = pair_round(field, played, size, config.seed)
-            cache[number] = (tuple(played), pairing)
+        pairing = paired(field, tuple(played), size, config.seed)
         seed = block_seed(config.seed, size, number)
         specs = tuple(block_games(i, table, number, seed) for i, table in enumerate(pairing.tables))
         results = []
@@ -133,6 +118,16 @@ def swiss_event(
     return SwissEvent(
         tuple(rounds), tuple(standings(field, played, size, config.seed)), config.rounds
     )
+
+
+@lru_cache(maxsize=256)
+def paired(
+    field: tuple[str, ...], played: tuple[RoundResult, ...], size: int, seed: int
+) -> Pairing:
+    """:func:`~arena.league.swiss.pair_round`, kept: a pairing of a large field takes
+    seconds, and a run asks for each round's again as games come in (the feed), to check
+    the stored games (:func:`decided`), and for the standings and the report."""
+    return pair_round(field, played, size, seed)
 
 
 def swiss_games(config: LeagueConfig) -> int:

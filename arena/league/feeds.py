@@ -12,7 +12,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from arena.config import LeagueConfig
 from arena.game.spec import GameSpec
 from arena.league.championship import (
-    PairingCache,
     championship_games,
     heat_block,
     knockout_event,
@@ -134,7 +133,6 @@ class ChampionshipFeed(BlockFeed):
         self._handed: set[tuple[int, int]] = set()
         self._changed = True
         self._pending: list[list[GameSpec]] | None = []
-        self._pairings: PairingCache = {}  # a round is paired once, not at every block
 
     def block_done(self, games: list[GameRecord]) -> None:
         self._games[(games[0].table, games[0].block)] = games
@@ -165,7 +163,7 @@ class ChampionshipFeed(BlockFeed):
     def _to_play(self) -> list[list[GameSpec]] | None:
         """The blocks the event waits for now (None: it is over)."""
         if self.config.mode == "swiss":
-            swiss = swiss_event(self.config, self._games, self._pairings)
+            swiss = swiss_event(self.config, self._games)
             if swiss.finished:
                 return None
             last = swiss.rounds[-1]
