@@ -41,7 +41,9 @@ Blocks = Mapping[tuple[int, int], Sequence[GameRecord]]
 """Stored games by (table, block)."""
 
 
-def by_block(config: LeagueConfig, records: Iterable[GameRecord]) -> dict[tuple[int, int], list]:
+def by_block(
+    config: LeagueConfig, records: Iterable[GameRecord]
+) -> dict[tuple[int, int], list[GameRecord]]:
     """The stored games played by the league's rules, by (table, block)."""
     rules = (config.engine, config.engine_version, dict(config.options))
     found: dict[tuple[int, int], list[GameRecord]] = defaultdict(list)
