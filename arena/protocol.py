@@ -8,6 +8,7 @@ with ``ready`` and ``act`` with ``action``. ``docs/protocol.md`` documents each 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -19,6 +20,7 @@ MAX_NOTE_CHARS = 200  # of a bot's note, kept in the game's record
 MAX_READY_CHARS = 100  # of the name and of the version a bot answers 'ready' with
 
 Message = dict[str, Any]
+Params = Mapping[str, float | int]  # a bot's parameter values by name (``start``'s ``params``)
 
 # orjson encodes 5-6 times faster than the standard library (benchmarks/engines.py), and
 # encoding is most of the referee's own cost per decision. Same bytes: compact, UTF-8.
@@ -132,8 +134,14 @@ def hello(
     }
 
 
-def start(game: str, seat: int, players: int, seed: int) -> Message:
-    return {"type": "start", "game": game, "seat": seat, "players": players, "seed": seed}
+def start(game: str, seat: int, players: int, seed: int, params: Params | None = None) -> Message:
+    """A game begins; ``params`` (the seat's parameter values, as ``arena tune`` sets them)
+    are sent only when there are some."""
+    message: Message = {"type": "start", "game": game, "seat": seat, "players": players}
+    message["seed"] = seed
+    if params:
+        message["params"] = dict(params)
+    return message
 
 
 def act(

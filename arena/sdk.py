@@ -19,7 +19,9 @@ shows it with the move). The SDK answers ``hello``, keeps one ``GameInfo`` per g
 exits on ``bye`` or when stdin closes. ``on_hello(engine, options)``, if given, runs before
 the ``ready`` answer: slow preparation there (imports, tables) counts against the start-up
 limit, not against the first decision's clock. ``on_end(result, observation, game)`` runs
-when a game ends.
+when a game ends. ``game.params`` holds the parameter values the referee sent with this game
+(``arena tune``: the ``start`` message's ``params``; empty when it sent none), so one warm
+process plays each game with the values it is given.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class GameInfo:
     bank_ms: int = 0
     memory: dict[str, Any] = field(default_factory=dict)  # free for the bot's own use
     note: str = ""  # set by ``choose``: sent with this action, then cleared
+    params: dict[str, float | int] = field(default_factory=dict)  # ``start``'s params, if any
 
 
 Choose = Callable[[dict[str, Any], list[Action], GameInfo], "int | Action"]
@@ -99,6 +102,7 @@ def run(
                 players=message["players"],
                 seed=message["seed"],
                 rng=random.Random(message["seed"]),
+                params=dict(message.get("params") or {}),
             )
         elif kind == "act":
             info = games[message["game"]]

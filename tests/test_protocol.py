@@ -159,6 +159,31 @@ def test_sdk_sends_the_note_choose_sets() -> None:
     assert [a.get("note") for a in actions[:3]] == ["even step 0", None, "even step 2"]
 
 
+def test_start_carries_params_only_when_there_are_some() -> None:
+    assert "params" not in protocol.start("g", 0, 2, 5)
+    assert "params" not in protocol.start("g", 0, 2, 5, {})
+    line = protocol.encode(protocol.start("g", 1, 2, 5, {"w": 0.5, "depth": 3}))
+    assert line == b'{"type":"start","game":"g","seat":1,"players":2,"seed":5,"params":{"w":0.5,"depth":3}}\n'
+
+
+def test_sdk_gives_choose_the_params_of_each_game() -> None:
+    seen: list[dict[str, float | int]] = []
+
+    def reader(observation: dict[str, Any], legal: list[dict[str, Any]], game: GameInfo) -> int:
+        seen.append(game.params)
+        return 0
+
+    lines = [
+        protocol.encode(protocol.hello("toy", "1", {}, {"move_ms": 100})),
+        protocol.encode(protocol.start("g1", 0, 2, 1, {"w": 1.5})),
+        protocol.encode(protocol.act("g1", 0, {}, LEGAL, 100, 1000)),
+        protocol.encode(protocol.start("g2", 0, 2, 1)),
+        protocol.encode(protocol.act("g2", 0, {}, LEGAL, 100, 1000)),
+    ]
+    run(reader, name="p", stdin=io.BytesIO(b"".join(lines)), stdout=io.BytesIO())
+    assert seen == [{"w": 1.5}, {}]
+
+
 def conversation(seed: int) -> list[bytes]:
     return [
         protocol.encode(protocol.hello("toy", "1", {}, {"move_ms": 100})),

@@ -137,7 +137,9 @@ async def play_game(
         if isinstance(player, Watcher):
             player.watch(spec.id, state)
         try:
-            await player.start(spec.id, position, players, bot_seed(spec.seed, position, spec.key))
+            params = spec.params_of(spec.seating[position])
+            seed = bot_seed(spec.seed, position, spec.key)
+            await player.start(spec.id, position, players, seed, params)
         except BotFault as fault:
             clock.fault(fault, 0)
             clock.forfeit_for(fault)

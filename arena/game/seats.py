@@ -26,6 +26,7 @@ from arena.errors import (
     BotTimeout,
 )
 from arena.game.botproc import BotPool, BotProcess
+from arena.protocol import Params
 from arena.sdk import Choose, GameInfo
 from engines.base import Engine, State
 
@@ -46,7 +47,9 @@ class Seat(Protocol):
 
     name: str
 
-    async def start(self, game: str, seat: int, players: int, seed: int) -> None: ...
+    async def start(
+        self, game: str, seat: int, players: int, seed: int, params: Params | None = None
+    ) -> None: ...
 
     async def act(
         self,
@@ -91,8 +94,11 @@ class ProcessSeat:
             self.transcript = [("to", hello), ("from", ready)]
         bot.transcript = self.transcript
 
-    async def start(self, game: str, seat: int, players: int, seed: int) -> None:
-        await self.bot.send(protocol.encode(protocol.start(game, seat, players, seed)))
+    async def start(
+        self, game: str, seat: int, players: int, seed: int, params: Params | None = None
+    ) -> None:
+        message = protocol.start(game, seat, players, seed, params)
+        await self.bot.send(protocol.encode(message))
 
     async def act(
         self,
@@ -154,7 +160,9 @@ class FunctionSeat:
         self._options = dict(options or {})
         self._games: dict[str, GameInfo] = {}
 
-    async def start(self, game: str, seat: int, players: int, seed: int) -> None:
+    async def start(
+        self, game: str, seat: int, players: int, seed: int, params: Params | None = None
+    ) -> None:
         self._games[game] = GameInfo(
             engine=self._engine,
             options=self._options,
@@ -163,6 +171,7 @@ class FunctionSeat:
             players=players,
             seed=seed,
             rng=random.Random(seed),
+            params=dict(params or {}),
         )
 
     async def act(
@@ -201,7 +210,9 @@ class FailedSeat:
         self.name = name
         self._fault = fault
 
-    async def start(self, game: str, seat: int, players: int, seed: int) -> None:
+    async def start(
+        self, game: str, seat: int, players: int, seed: int, params: Params | None = None
+    ) -> None:
         raise self._fault
 
     async def act(

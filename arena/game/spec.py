@@ -7,6 +7,8 @@ import hashlib
 import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from engines.base import derive_rng
 
@@ -23,10 +25,29 @@ class GameSpec:
     seating: tuple[str, ...]  # bot name per seat
     # the results folder's secret its bots' seeds come from (arena.league.secret); b"": none
     key: bytes = field(default=b"", compare=False, repr=False)
+    # parameter values per bot name (``arena tune``'s two versions of one bot): sent in the
+    # ``start`` message, and filled into a command's ``{name}`` placeholders
+    params: tuple[tuple[str, SeatParams], ...] = ()
 
     @property
     def players(self) -> int:
         return len(self.seating)
+
+    def params_of(self, name: str) -> dict[str, float | int]:
+        """The parameter values this game gives bot ``name`` (none: empty)."""
+        for bot, values in self.params:
+            if bot == name:
+                return dict(values)
+        return {}
+
+
+SeatParams = tuple[tuple[str, float | int], ...]
+"""One bot's parameter values in a :class:`GameSpec`, as sorted (name, value) pairs."""
+
+
+def seat_params(values: Mapping[str, float | int]) -> SeatParams:
+    """``values`` as a :class:`GameSpec` holds them."""
+    return tuple(sorted(values.items()))
 
 
 def bot_seed(game_seed: int, seat: int, key: bytes = b"") -> int:

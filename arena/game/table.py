@@ -17,13 +17,16 @@ from arena.config import Limits, Policy
 from arena.game.botproc import BotPool
 from arena.game.referee import StepHook, play_game
 from arena.game.seats import ProcessSeat, Seat, give_back, take_seats
-from arena.game.spec import GameSpec
+from arena.game.spec import GameSpec, SeatParams
 from arena.record import GameRecord
 from engines.base import Engine
 
 Transcript = list[tuple[str, bytes]]  # ("to" | "from", line), as a seat sent and got them
 PersonSeats = Callable[[str, str, GameSpec], Seat]
 """``factory(name, engine, spec)``: the seat of a person (``cmd = "human"``) in one game."""
+Variants = Callable[[str, SeatParams], "BotPool | None"]
+"""``variants(name, params)``: the pool of bot ``name`` started with ``params`` filled into its
+command's placeholders, or None when its command has none (its one pool plays every game)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,16 @@ class Table:
     pools: Mapping[str, BotPool]
     transcripts: bool = False
     people: PersonSeats | None = None
+    variants: Variants | None = None
+
+    def pool_of(self, name: str, spec: GameSpec) -> BotPool | None:
+        """The pool that seats ``name`` in ``spec``: its own, or the one started with the
+        parameters the game gives it (a command with placeholders); None for a person."""
+        if spec.params and self.variants is not None:
+            params = next((values for bot, values in spec.params if bot == name), None)
+            if params is not None and (pool := self.variants(name, params)) is not None:
+                return pool
+        return self.pools.get(name)
 
     def warm(self, specs: Iterable[GameSpec], most: int) -> None:
         """Start, in the background, the processes the games ``specs`` hold at once, at
@@ -63,18 +76,18 @@ class Table:
         (a process never plays a seed twice: the k seats of a block are k processes); a
         process already running or starting counts, at a seed unless it played it before."""
         specs = list(specs)
-        wanted = Counter(name for spec in specs for name in spec.seating)
-        dealt = Counter((name, spec.seed) for spec in specs for name in spec.seating)
-        for name, count in wanted.items():
-            if (pool := self.pools.get(name)) is not None:
-                pool.warm(min(most, count))
-        for (name, seed), seats in dealt.items():
-            if (pool := self.pools.get(name)) is not None:
-                pool.warm(seats, seed)
+        seated = [(self.pool_of(name, spec), spec.seed) for spec in specs for name in spec.seating]
+        wanted = Counter(id(pool) for pool, _ in seated if pool is not None)
+        dealt = Counter((id(pool), seed) for pool, seed in seated if pool is not None)
+        pools = {id(pool): pool for pool, _ in seated if pool is not None}
+        for key, count in wanted.items():
+            pools[key].warm(min(most, count))
+        for (key, seed), seats in dealt.items():
+            pools[key].warm(seats, seed)
 
     async def play(self, spec: GameSpec, on_step: StepHook | None = None) -> Played:
         """Play ``spec``; a game cut off (cancelled) never gives its processes back for reuse."""
-        pools = [self.pools.get(name) for name in spec.seating]
+        pools = [self.pool_of(name, spec) for name in spec.seating]
         taken = iter(
             await take_seats([p for p in pools if p], seed=spec.seed, record=self.transcripts)
         )

@@ -14,12 +14,15 @@ block.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import engines
 from arena.config import BotSpec, LeagueConfig
-from arena.game.botproc import StderrLog
+from arena.game.botproc import BotPool, StderrLog
 from arena.game.hosting import BotHost
+from arena.game.placeholders import filled, placeholders
 from arena.game.seats import hello_line
+from arena.game.spec import SeatParams
 from arena.game.table import PersonSeats, Table
 
 
@@ -42,4 +45,36 @@ def league_table(
         for bot in config.bots
         if not bot.is_human
     }
-    return Table(engine, config.options, config.limits, config.policy, pools, transcripts, people)
+    variants = _Variants(config, host, hello, logs)
+    return Table(
+        engine, config.options, config.limits, config.policy, pools, transcripts, people, variants
+    )
+
+
+class _Variants:
+    """The pools of bots whose command has ``{name}`` placeholders, one per set of values
+    a game gives them (:mod:`arena.game.placeholders`), made as games ask for them."""
+
+    def __init__(
+        self,
+        config: LeagueConfig,
+        host: BotHost,
+        hello: bytes,
+        logs: Callable[[BotSpec], StderrLog] | None,
+    ) -> None:
+        self._bots = {bot.name: bot for bot in config.bots if placeholders(bot.cmd)}
+        self._host = host
+        self._hello = hello
+        self._logs = logs
+        self._pools: dict[tuple[str, SeatParams], BotPool] = {}
+
+    def __call__(self, name: str, params: SeatParams) -> BotPool | None:
+        bot = self._bots.get(name)
+        if bot is None:
+            return None
+        pool = self._pools.get((name, params))
+        if pool is None:
+            started = replace(bot, cmd=filled(bot.cmd, dict(params)))
+            log = self._logs(bot) if self._logs is not None else None
+            pool = self._pools[(name, params)] = self._host.pool(started, self._hello, log)
+        return pool

@@ -27,6 +27,7 @@ from arena.errors import Resigned
 from arena.game.referee import forfeited_seats
 from arena.game.seats import Answer
 from arena.game.spec import GameSpec
+from arena.protocol import Params
 from engines.base import State
 from engines.guides import Guide, seats_text
 
@@ -151,7 +152,9 @@ class HumanSeat:
     def watch(self, game: str, state: State) -> None:
         self._states[game] = state
 
-    async def start(self, game: str, seat: int, players: int, seed: int) -> None:
+    async def start(
+        self, game: str, seat: int, players: int, seed: int, params: Params | None = None
+    ) -> None:
         if self._pause:
             await self._console.ask(f"press Enter for the next game ({game}) > ")
         self._seat[game] = self._me = seat
