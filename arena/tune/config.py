@@ -130,7 +130,18 @@ def parse(
                 f"{source}: {key}: not used in a tune file (the tuner chooses the games; "
                 "its budget is tune.games)"
             )
+    bot = tune.get("bot")
+    raw_bots = rest.get("bots")
+    twin = None
+    if isinstance(bot, str) and isinstance(raw_bots, list):
+        # the tuned bot takes two seats (θ+ and θ-): the file's check that its bots fill a
+        # table counts it twice
+        entry = next((b for b in raw_bots if isinstance(b, dict) and b.get("name") == bot), None)
+        if entry is not None:
+            twin = minus_name(bot)
+            rest["bots"] = [*raw_bots, {**entry, "name": twin}]
     league = league_file.parse(rest, source=source, default_name=name[:MAX_NAME], base=base)
+    league = replace(league, bots=tuple(b for b in league.bots if b.name != twin))
     where = f"{source}: tune."
 
     def fail(key: str, message: str) -> ConfigError:
@@ -140,7 +151,6 @@ def parse(
         if key not in _TUNE_KEYS:
             raise fail(key, f"unknown key; valid keys here: {', '.join(sorted(_TUNE_KEYS))}")
     names = [b.name for b in league.bots]
-    bot = tune.get("bot")
     if not isinstance(bot, str):
         raise fail("bot", 'missing: name the bot to tune (bot = "<a bot of this file>")')
     if bot not in names:

@@ -1,0 +1,131 @@
+"""``tune.jsonl``: every step of a tune, one JSON line each, fsync'd as it is taken.
+
+One declaration (:class:`Header`, :class:`Step`), one reader and one writer derived from
+their fields, and one migration path (:data:`_UPGRADES`: an older line is upgraded to the
+current format as it is read). The first line is the header (the tune as resolved and its
+seed): a rerun whose tune differs is refused. Each later line is one iteration's step, in
+iteration order. A line cut short by a kill (no final newline) is dropped when the file
+is opened: its iteration is taken again, its games found stored in ``games.jsonl``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ResultsError
+from arena.league.atomic import append_once
+
+TUNE_JOURNAL = "tune.jsonl"
+FORMAT = 1
+_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+"""format -> the function that turns a line of that format into one of the next."""
+
+
+@dataclass(frozen=True)
+class Header:
+    """What is tuned and how (``TuneConfig.to_toml``), with the seed of its deals."""
+
+    tune: dict[str, Any]
+    seed: int
+
+
+@dataclass(frozen=True)
+class Step:
+    """One iteration: θ it was perturbed around, the perturbation, the games, the step."""
+
+    k: int
+    theta: list[float]  # the θ it was perturbed around
+    flip: list[int]
+    c: list[float]
+    a: list[float]
+    plus: dict[str, float | int]  # what θ+ and θ- played with (clipped, rounded)
+    minus: dict[str, float | int]
+    games: list[str]  # the block's game ids
+    result: float  # θ+'s score minus θ-'s over the block
+    after: list[float]  # θ once this step is taken (every step before it too)
+
+
+def _line(kind: str, entry: Header | Step) -> bytes:
+    data = {"format": FORMAT, "kind": kind, **asdict(entry)}
+    return (json.dumps(data, separators=(",", ":")) + "\n").encode()
+
+
+def _read(kind: type[Header] | type[Step], data: dict[str, Any], where: str) -> Any:
+    while data.get("format") in _UPGRADES:
+        data = _UPGRADES[data["format"]](data)
+    if data.get("format") != FORMAT:
+        raise ResultsError(f"{where}: format {data.get('format')!r} is not one this arena reads")
+    names = {f.name for f in fields(kind)}
+    body = {k: v for k, v in data.items() if k not in ("format", "kind")}
+    if set(body) != names:
+        raise ResultsError(f"{where}: expected the fields {', '.join(sorted(names))}")
+    return kind(**body)
+
+
+class Journal:
+    """The journal of one results folder, opened for a tune with ``header``."""
+
+    def __init__(self, folder: Path, header: Header, *, fresh: bool = False) -> None:
+        self.path = folder / TUNE_JOURNAL
+        self.steps: list[Step] = []
+        if fresh and self.path.exists():
+            self.path.unlink()
+        if self.path.exists():
+            self._open(header)
+        else:
+            folder.mkdir(parents=True, exist_ok=True)
+            append_once(self.path, _line("header", header))
+
+    def _open(self, header: Header) -> None:
+        raw = self.path.read_bytes()
+        whole = raw[: raw.rfind(b"\n") + 1]
+        if len(whole) != len(raw):  # a line cut short by a kill: its step is taken again
+            with self.path.open("r+b") as handle:
+                handle.truncate(len(whole))
+                handle.flush()
+                os.fsync(handle.fileno())
+        lines = whole.splitlines()
+        if not lines:
+            append_once(self.path, _line("header", header))
+            return
+        try:
+            rows = [json.loads(line) for line in lines]
+        except ValueError:
+            raise ResultsError(f"{self.path}: a line is not JSON; use --fresh") from None
+        stored = _read(Header, rows[0], f"{self.path}:1")
+        if stored != header:
+            raise ResultsError(
+                f"{self.path}: this folder holds another tune (its [tune], bots or seed "
+                "differ); use --fresh to start again, or another --out"
+            )
+        for number, row in enumerate(rows[1:], start=2):
+            step = _read(Step, row, f"{self.path}:{number}")
+            if step.k != len(self.steps):
+                raise ResultsError(f"{self.path}:{number}: iteration {step.k} out of order")
+            self.steps.append(step)
+
+    def append(self, step: Step) -> None:
+        """Store a step (fsync'd before this returns)."""
+        assert step.k == len(self.steps), "steps are stored in iteration order"
+        append_once(self.path, _line("step", step))
+        self.steps.append(step)
+
+
+def read_steps(folder: Path) -> list[Step]:
+    """The steps a folder's journal holds (for the report), without checking its header."""
+    path = folder / TUNE_JOURNAL
+    if not path.exists():
+        return []
+    steps = []
+    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
+        if not line.endswith(b"}"):
+            continue
+        row = json.loads(line)
+        if row.get("kind") == "step":
+            steps.append(_read(Step, row, f"{path}:{number}"))
+    return steps
