@@ -516,6 +516,83 @@ def _resume_command(
     return shlex.join(words)
 
 
+@main.command(short_help="Tune a bot's parameters by playing games (SPSA).")
+@click.argument("tune_file", type=_Path(dir_okay=False))
+@click.option(
+    "--out",
+    type=_Path(file_okay=False),
+    default=None,
+    help="Results folder (default: results/<name>).",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 256),
+    default=None,
+    help="Games at once (default: CPU count).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 1024),
+    default=None,
+    help="Play on a local Dask cluster of N worker processes.",
+)
+@click.option(
+    "--scheduler",
+    envvar="ARENA_SCHEDULER",
+    default=None,
+    metavar="ADDRESS",
+    help="Play on the running Dask cluster at ADDRESS.",
+)
+@click.option("--fresh", is_flag=True, help="Discard the folder's earlier tune and start again.")
+def tune(
+    tune_file: str,
+    out: str | None,
+    jobs: int | None,
+    workers: int | None,
+    scheduler: str | None,
+    fresh: bool,
+) -> None:
+    """Tune the parameters of a bot of TUNE_FILE (a league file with a [tune] section),
+    then confirm the result against the start values on fresh deals (docs/tuning.md).
+
+    Stopped (Ctrl-C, or killed), the same command resumes where it stopped.
+
+    \b
+    Example:
+      arena tune configs/tune-cat-yard.toml --jobs 2
+    """
+    if workers is not None and scheduler is not None:
+        raise ConfigError("--workers and --scheduler exclude each other: give one")
+    from arena.tune import config as tune_config
+    from arena.tune.run import TUNED, Player, command_line, run_tune, snippet
+
+    spec = tune_config.load(tune_file)
+    folder = Path(out) if out else Path("results") / spec.league.name
+    player = Player(jobs or os.cpu_count() or 1, workers, scheduler)
+    click.echo(
+        f"tune {spec.league.name}: {spec.bot}, {len(spec.params)} parameter(s), "
+        f"{spec.iterations:,} iterations of {spec.seats} games ({spec.method})",
+        err=True,
+    )
+    if spec.method != "spsa":
+        raise ConfigError(f"{tune_file}: tune.method: {spec.method!r} is not available yet")
+    outcome = run_tune(spec, folder, player, fresh=fresh, say=_say)
+    if outcome.interrupted:
+        click.echo(
+            f"arena: stopped after {outcome.steps:,} of {spec.iterations:,} iterations; "
+            f"the same command resumes: arena tune {shlex.quote(tune_file)}"
+            + (f" --out {shlex.quote(str(out))}" if out else ""),
+            err=True,
+        )
+        sys.exit(STOPPED_EXIT)
+    click.echo(f"tuned values (in {folder / TUNED}):")
+    click.echo(snippet(outcome.values))
+    click.echo(f"command line: {command_line(spec, outcome.values)}")
+    if outcome.confirmation is not None:
+        click.echo(outcome.confirmation.line())
+
+
 @main.command(short_help="Print the standings of a results folder.")
 @click.argument("folder", type=_ResultsFolder())
 @click.option(

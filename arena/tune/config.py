@@ -137,9 +137,11 @@ def parse(
         # the tuned bot takes two seats (θ+ and θ-): the file's check that its bots fill a
         # table counts it twice
         entry = next((b for b in raw_bots if isinstance(b, dict) and b.get("name") == bot), None)
-        if entry is not None:
-            twin = minus_name(bot)
-            rest["bots"] = [*raw_bots, {**entry, "name": twin}]
+        if entry is None:
+            listed = ", ".join(str(b.get("name")) for b in raw_bots if isinstance(b, dict))
+            raise ConfigError(f"{source}: tune.bot: no bot named {bot!r}; bots: {listed}")
+        twin = minus_name(bot)
+        rest["bots"] = [*raw_bots, {**entry, "name": twin}]
     league = league_file.parse(rest, source=source, default_name=name[:MAX_NAME], base=base)
     league = replace(league, bots=tuple(b for b in league.bots if b.name != twin))
     where = f"{source}: tune."
