@@ -15,11 +15,18 @@ of the bait deck and the cat stack):
   discard of a big cat an opponent could take next, then ``end_turn``.
 
 Deterministic (no randomness at all). Run it as ``python -m bots.cat_yard_greedy``.
+
+Its heuristic weights are parameters (``arena tune`` can tune them, docs/tuning.md): the
+flags ``--ignore_dog_weight``, ``--protect_min_cards``, ``--weak_card``, ``--reveal_gain``
+set them for every game, and a game's ``params`` (the protocol's ``start``) override them
+for that game. The defaults are the values the bot always played with.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import argparse
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from arena.sdk import GameInfo, run
@@ -37,16 +44,31 @@ from engines.cat_yard.public import (
 Action = dict[str, Any]
 Obs = dict[str, Any]
 
-IGNORE_DOG_WEIGHT = 0.25  # an unused ignore_dog tile makes a dog this much as bad
-PROTECT_MIN_CARDS = 3
+
+@dataclass(frozen=True)
+class Weights:
+    """The heuristic's numbers (its tunable parameters), with the defaults it plays."""
+
+    ignore_dog_weight: float = 0.25  # an unused ignore_dog tile makes a dog this much as bad
+    protect_min_cards: int = 3  # protect a cushion holding at least this many cards
+    weak_card: float = 1.5  # a cushion card worth less than this may be replaced by a reveal
+    reveal_gain: float = 1.0  # the gain of one more revealed card when there is room for it
+
+    def given(self, params: Mapping[str, float | int]) -> Weights:
+        """These weights with a game's ``params`` (unknown names are ignored)."""
+        known = {f.name: type(getattr(self, f.name)) for f in fields(self)}
+        return replace(self, **{k: known[k](v) for k, v in params.items() if k in known})
 
 
-def choose(obs: Obs, legal: list[Action], game: GameInfo) -> int:
+DEFAULTS = Weights()
+
+
+def choose(obs: Obs, legal: list[Action], game: GameInfo, weights: Weights = DEFAULTS) -> int:
     """The index of the chosen action in ``legal``."""
     by_type: dict[str, list[int]] = {}
     for i, action in enumerate(legal):
         by_type.setdefault(action["type"], []).append(i)
-    view = _View(obs)
+    view = _View(obs, weights.given(game.params) if game.params else weights)
     phase = obs["phase"]
     if phase == "DOG":
         return by_type.get("ignore_dog", by_type["accept_dog"])[0]
@@ -70,8 +92,9 @@ def choose(obs: Obs, legal: list[Action], game: GameInfo) -> int:
 class _View:
     """The bot's reading of one observation."""
 
-    def __init__(self, obs: Obs) -> None:
+    def __init__(self, obs: Obs, weights: Weights = DEFAULTS) -> None:
         self.obs = obs
+        self.weights = weights
         self.seat: int = obs["seat"]
         me = obs["players"][self.seat]  # [position, points, [[cat, used], ...]]
         self.pos: int = me[0]
@@ -139,13 +162,13 @@ class _View:
         """Reveal again when the expected gain beats the expected loss of the revealed cards."""
         revealed = self.obs["revealed"]
         empty = sum(1 for c in self.mine if not c)
-        weak = sum(1 for c in self.mine if c and self.card_value(c) < 1.5)
+        weak = sum(1 for c in self.mine if c and self.card_value(c) < self.weights.weak_card)
         room = empty + weak
         kept = min(len(revealed), room)
-        gain = 1.0 if len(revealed) < room else 0.1
+        gain = self.weights.reveal_gain if len(revealed) < room else 0.1
         p = self.dog_chance()
         if any(CAT_ABILITY[c] == "ignore_dog" for c in self.unused):
-            p *= IGNORE_DOG_WEIGHT
+            p *= self.weights.ignore_dog_weight
         return (1.0 - p) * gain > p * kept
 
     def ability_helps(self, action: Action, phase: str) -> bool:
@@ -156,7 +179,7 @@ class _View:
             return phase == "START" and self._rotation_gain(ability) > 0
         if ability == "protect":
             filled = sum(1 for c in self.mine if c)
-            return phase == "POST" and filled >= PROTECT_MIN_CARDS
+            return phase == "POST" and filled >= self.weights.protect_min_cards
         if phase == "POST" and ability.startswith("yard_discard") and "slots" in action:
             return all(self._threat(self.obs["yard"][s]) for s in action["slots"])
         return False
@@ -193,5 +216,19 @@ class _View:
         return False
 
 
+def weights_from(argv: Sequence[str] | None = None) -> Weights:
+    """The weights the command line sets (``--NAME VALUE``; the defaults otherwise)."""
+    parser = argparse.ArgumentParser(description="cat-yard greedy bot")
+    for f in fields(Weights):
+        kind = type(getattr(DEFAULTS, f.name))
+        parser.add_argument(f"--{f.name}", type=kind, default=getattr(DEFAULTS, f.name))
+    return Weights(**vars(parser.parse_args(argv)))
+
+
 if __name__ == "__main__":
-    run(choose, name="cat-yard-greedy", version="2")
+    chosen = weights_from()
+    run(
+        lambda obs, legal, game: choose(obs, legal, game, chosen),
+        name="cat-yard-greedy",
+        version="2",
+    )
