@@ -222,7 +222,8 @@ def weights_from(argv: Sequence[str] | None = None) -> Weights:
     for f in fields(Weights):
         kind = type(getattr(DEFAULTS, f.name))
         parser.add_argument(f"--{f.name}", type=kind, default=getattr(DEFAULTS, f.name))
-    return Weights(**vars(parser.parse_args(argv)))
+    known, _ = parser.parse_known_args(argv)  # other arguments are not the weights'
+    return Weights(**vars(known))
 
 
 if __name__ == "__main__":
