@@ -575,12 +575,10 @@ def tune(
         f"{spec.iterations:,} iterations of {spec.seats} games ({spec.method})",
         err=True,
     )
-    if spec.method != "spsa":
-        raise ConfigError(f"{tune_file}: tune.method: {spec.method!r} is not available yet")
     outcome = run_tune(spec, folder, player, fresh=fresh, say=_say)
     if outcome.interrupted:
         click.echo(
-            f"arena: stopped after {outcome.steps:,} of {spec.iterations:,} iterations; "
+            f"arena: stopped after {outcome.steps:,} {'trials' if spec.method == 'optuna' else 'iterations'}; "
             f"the same command resumes: arena tune {shlex.quote(tune_file)}"
             + (f" --out {shlex.quote(str(out))}" if out else ""),
             err=True,

@@ -151,6 +151,25 @@ def test_spsa_converges_near_the_optimum(
     assert distance(outcome.values) < 2.0, outcome.values
 
 
+def test_optuna_is_repeatable_whatever_plays_the_games(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    """Trials are asked and told in one order however many games run at once: one game at
+    a time and two at once give the same trials; the best is nearer the optimum."""
+    path = tmp_path / "t.toml"
+    text = tune_text(games=160).replace("[tune]\n", '[tune]\nmethod = "optuna"\ntrial_blocks = 2\n')
+    path.write_text(text)
+    tune = tune_config.load(path)
+    runs = [
+        run_tune(tune, tmp_path / f"out{jobs}", Player(jobs=jobs), say=lambda line: None)
+        for jobs in (1, 2)
+    ]
+    assert runs[0].values == runs[1].values
+    journals = [(tmp_path / f"out{jobs}" / "tune.jsonl").read_bytes() for jobs in (1, 2)]
+    assert journals[0] == journals[1]
+    assert distance(runs[0].values) < distance(tune.starts)
+
+
 TUNE_CLI = (
     "import sys, engines; engines.register('toy', 'tests.toy_engine'); "
     "from arena.cli import main; sys.exit(main())"

@@ -20,10 +20,20 @@ from arena.tune.spsa import Param
 from engines.base import derive_rng
 
 METHODS = ("spsa", "optuna")
-_TUNE_KEYS = {"bot", "games", "iterations", "method", "params", "batch", "confirm_games"}
+_TUNE_KEYS = {
+    "bot",
+    "games",
+    "iterations",
+    "method",
+    "params",
+    "batch",
+    "confirm_games",
+    "trial_blocks",
+}
 _PARAM_KEYS = {"start", "min", "max", "c_end", "r_end"}
 DEFAULT_BATCH = 8
 DEFAULT_CONFIRM_GAMES = 400
+DEFAULT_TRIAL_BLOCKS = 4
 
 
 @dataclass(frozen=True)
@@ -33,10 +43,11 @@ class TuneConfig:
     league: LeagueConfig  # as the file gives it (its bots, limits, engine, seed)
     bot: str
     params: tuple[Param, ...]
-    iterations: int  # SPSA iterations (one rotation block each); trials for optuna
+    iterations: int  # rotation blocks: SPSA's iterations; optuna's trials x trial_blocks
     method: str
     batch: int  # iterations in flight at once: iteration k waits for k - batch's step
     confirm_games: int  # the confirmation league's games (0: none)
+    trial_blocks: int = DEFAULT_TRIAL_BLOCKS  # blocks per trial (method = "optuna")
 
     @property
     def seats(self) -> int:
@@ -71,6 +82,7 @@ class TuneConfig:
             "method": self.method,
             "batch": self.batch,
             "confirm_games": self.confirm_games,
+            "trial_blocks": self.trial_blocks,
             "params": {
                 p.name: {
                     "start": p.start,
@@ -185,7 +197,10 @@ def parse(
     iterations = _budget(fail, tune, seats)
     batch = _count(fail, tune, "batch", DEFAULT_BATCH, 1)
     confirm = _count(fail, tune, "confirm_games", DEFAULT_CONFIRM_GAMES, 0)
-    return TuneConfig(league, bot, params, iterations, method, batch, confirm)
+    trial_blocks = _count(fail, tune, "trial_blocks", DEFAULT_TRIAL_BLOCKS, 1)
+    if trial_blocks > iterations:
+        raise fail("trial_blocks", f"{trial_blocks} blocks per trial exceed the budget")
+    return TuneConfig(league, bot, params, iterations, method, batch, confirm, trial_blocks)
 
 
 def _count(fail: Any, table: Mapping[str, Any], key: str, default: int, minimum: int) -> int:

@@ -62,7 +62,7 @@ class SpsaFeed(BlockFeed):
         self.schedule = Schedule(tune.iterations)
         self.plus, self.minus = plus_name(tune.bot), minus_name(tune.bot)
         self.thetas = [tuple(p.start for p in tune.params)]
-        self.thetas += [tuple(s.after) for s in journal.steps]
+        self.thetas += [tuple(s.after) for s in journal.steps if isinstance(s, Step)]
         self._perturbed: dict[int, Perturbation] = {}
         self._finished: dict[int, list[GameRecord]] = {}
         self._warn = warn
@@ -73,6 +73,10 @@ class SpsaFeed(BlockFeed):
     def taken(self) -> int:
         """Steps taken (stored)."""
         return len(self.thetas) - 1
+
+    def values(self) -> dict[str, float | int]:
+        """θ as the bots get it (clipped, integers rounded) after the steps taken."""
+        return {p.name: p.played(t) for p, t in zip(self.tune.params, self.thetas[-1], strict=True)}
 
     def base(self, k: int) -> int:
         """How many steps iteration ``k`` waits for: it is perturbed around θ after them."""

@@ -50,12 +50,26 @@ class Step:
     after: list[float]  # θ once this step is taken (every step before it too)
 
 
-def _line(kind: str, entry: Header | Step) -> bytes:
+@dataclass(frozen=True)
+class Trial:
+    """One trial of an ask/tell optimiser: the values it asked for and how they scored."""
+
+    k: int
+    values: dict[str, float | int]
+    games: list[str]  # the trial's game ids
+    score: float  # the trial values' mean score against the start values (0..1)
+
+
+Entry = Step | Trial
+_KINDS: dict[str, type[Step] | type[Trial]] = {"step": Step, "trial": Trial}
+
+
+def _line(kind: str, entry: Header | Entry) -> bytes:
     data = {"format": FORMAT, "kind": kind, **asdict(entry)}
     return (json.dumps(data, separators=(",", ":")) + "\n").encode()
 
 
-def _read(kind: type[Header] | type[Step], data: dict[str, Any], where: str) -> Any:
+def _read(kind: type[Header] | type[Step] | type[Trial], data: dict[str, Any], where: str) -> Any:
     while data.get("format") in _UPGRADES:
         data = _UPGRADES[data["format"]](data)
     if data.get("format") != FORMAT:
@@ -72,7 +86,7 @@ class Journal:
 
     def __init__(self, folder: Path, header: Header, *, fresh: bool = False) -> None:
         self.path = folder / TUNE_JOURNAL
-        self.steps: list[Step] = []
+        self.steps: list[Entry] = []
         if fresh and self.path.exists():
             self.path.unlink()
         if self.path.exists():
@@ -104,20 +118,24 @@ class Journal:
                 "differ); use --fresh to start again, or another --out"
             )
         for number, row in enumerate(rows[1:], start=2):
-            step = _read(Step, row, f"{self.path}:{number}")
+            kind = _KINDS.get(row.get("kind", ""))
+            if kind is None:
+                raise ResultsError(f"{self.path}:{number}: unknown kind {row.get('kind')!r}")
+            step = _read(kind, row, f"{self.path}:{number}")
             if step.k != len(self.steps):
                 raise ResultsError(f"{self.path}:{number}: iteration {step.k} out of order")
             self.steps.append(step)
 
-    def append(self, step: Step) -> None:
-        """Store a step (fsync'd before this returns)."""
+    def append(self, step: Entry) -> None:
+        """Store a step or a trial (fsync'd before this returns)."""
         assert step.k == len(self.steps), "steps are stored in iteration order"
-        append_once(self.path, _line("step", step))
+        append_once(self.path, _line("step" if isinstance(step, Step) else "trial", step))
         self.steps.append(step)
 
 
-def read_steps(folder: Path) -> list[Step]:
-    """The steps a folder's journal holds (for the report), without checking its header."""
+def read_steps(folder: Path) -> list[Entry]:
+    """The steps or trials a folder's journal holds (for the report), without checking its
+    header."""
     path = folder / TUNE_JOURNAL
     if not path.exists():
         return []
@@ -126,6 +144,7 @@ def read_steps(folder: Path) -> list[Step]:
         if not line.endswith(b"}"):
             continue
         row = json.loads(line)
-        if row.get("kind") == "step":
-            steps.append(_read(Step, row, f"{path}:{number}"))
+        kind = _KINDS.get(row.get("kind", ""))
+        if kind is not None:
+            steps.append(_read(kind, row, f"{path}:{number}"))
     return steps

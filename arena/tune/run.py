@@ -24,7 +24,8 @@ from arena.league.reading import read_games
 from arena.tune.config import TuneConfig, confirm_seed, minus_name, plus_name
 from arena.tune.confirm import ConfirmFeed, Difference, difference
 from arena.tune.feed import SpsaFeed
-from arena.tune.journal import Header, Journal, Step
+from arena.tune.asktell import OptunaFeed, require_optuna
+from arena.tune.journal import Entry, Header, Journal
 
 TUNED = "tuned.toml"
 CONFIRM = "confirm"
@@ -83,26 +84,32 @@ def run_tune(
     *,
     fresh: bool = False,
     say: Say = print,
-    on_step: Callable[[Step], None] | None = None,
+    on_step: Callable[[Entry], None] | None = None,
 ) -> TuneOutcome:
     """Tune (or resume the tune) into ``folder``; then confirm the result."""
     seed = with_stored_seed(tune.league, folder, fresh=fresh).seed
     league = tune.versions(plus_name(tune.bot), minus_name(tune.bot), tune.iterations, seed)
     header = Header(tune.to_toml(), seed)
-    feeds: list[SpsaFeed] = []
+    feeds: list[SpsaFeed | OptunaFeed] = []
+    if tune.method == "optuna":
+        require_optuna()  # before the folder is opened
 
     def make_feed(config: LeagueConfig, known: Mapping[tuple[str, ...], int]) -> BlockFeed:
         journal = Journal(folder, header, fresh=fresh)
-        feeds.append(SpsaFeed(tune, config, known, journal, say, on_step))
+        if tune.method == "optuna":
+            feeds.append(OptunaFeed(tune, config, known, journal, on_step))
+        else:
+            feeds.append(SpsaFeed(tune, config, known, journal, say, on_step))
         return feeds[0]
 
     if fresh:
         shutil.rmtree(folder / CONFIRM, ignore_errors=True)
     played = player.play(league, folder, fresh, say, make_feed)
     feed = feeds[0]
-    values = {p.name: p.played(t) for p, t in zip(tune.params, feed.thetas[-1], strict=True)}
+    values = feed.values()
     outcome = TuneOutcome(values, feed.taken, interrupted=played.interrupted)
-    if played.interrupted or feed.taken < tune.iterations:
+    wanted = feed.trials if isinstance(feed, OptunaFeed) else tune.iterations
+    if played.interrupted or feed.taken < wanted:
         outcome.interrupted = True
         return outcome
     write_toml(folder / TUNED, tuned_toml(tune, values))
