@@ -578,7 +578,8 @@ def tune(
     outcome = run_tune(spec, folder, player, fresh=fresh, say=_say)
     if outcome.interrupted:
         click.echo(
-            f"arena: stopped after {outcome.steps:,} {'trials' if spec.method == 'optuna' else 'iterations'}; "
+            f"arena: stopped after {outcome.steps:,} "
+            f"{'trials' if spec.method == 'optuna' else 'iterations'}; "
             f"the same command resumes: arena tune {shlex.quote(tune_file)}"
             + (f" --out {shlex.quote(str(out))}" if out else ""),
             err=True,
@@ -589,6 +590,10 @@ def tune(
     click.echo(f"command line: {command_line(spec, outcome.values)}")
     if outcome.confirmation is not None:
         click.echo(outcome.confirmation.line())
+    click.echo(f"report: {_write_report(folder, None, TUNE_REPORT_GAMES)}")
+
+
+TUNE_REPORT_GAMES = 10  # a tune's report embeds few viewers: its games are of θ± pairs
 
 
 @main.command(short_help="Print the standings of a results folder.")

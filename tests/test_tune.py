@@ -209,3 +209,5 @@ def test_kill_9_mid_tune_resumes_to_the_same_values(tmp_path: Path) -> None:
     assert read[0]["params"] == read[1]["params"]
     lines = [(tmp_path / f / "tune.jsonl").read_bytes() for f in ("whole", "cut")]
     assert lines[0] == lines[1]  # every step once, the same steps
+    page = (tmp_path / "cut" / "report.html").read_text()
+    assert '<section id="tuning">' in page and page.count("iteration</text>") == 2

@@ -21,6 +21,7 @@ from arena.errors import ResultsError
 from arena.league.atomic import append_once
 
 TUNE_JOURNAL = "tune.jsonl"
+TUNED = "tuned.toml"  # the final values ([params]) and the confirmation
 FORMAT = 1
 _UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 """format -> the function that turns a line of that format into one of the next."""

@@ -21,13 +21,12 @@ from arena.league.atomic import write_toml
 from arena.league.driver import FeedMaker, LeagueOutcome, with_stored_seed
 from arena.league.feeds import BlockFeed
 from arena.league.reading import read_games
+from arena.tune.asktell import OptunaFeed, require_optuna
 from arena.tune.config import TuneConfig, confirm_seed, minus_name, plus_name
 from arena.tune.confirm import ConfirmFeed, Difference, difference
 from arena.tune.feed import SpsaFeed
-from arena.tune.asktell import OptunaFeed, require_optuna
-from arena.tune.journal import Entry, Header, Journal
+from arena.tune.journal import TUNED, Entry, Header, Journal
 
-TUNED = "tuned.toml"
 CONFIRM = "confirm"
 
 Say = Callable[[str], None]

@@ -458,3 +458,27 @@ def think_times(per_bot: Mapping[str, Sequence[float]], per_move: bool = True) -
     label = f"think time {what} (ms, log scale)"
     x_axis(svg, scale, first + ROW * (len(bots) - 0.5), log_ticks(lo, hi), label)
     return svg.render()
+
+
+def tune_path(name: str, path: Sequence[tuple[int, float, float]]) -> str:
+    """One tuned parameter over a tune: θ after each iteration (a line) and the values its
+    two versions played, θ ± c_k (a band of thin lines). ``path``: (iteration, θ, c_k)."""
+    if not path:
+        return ""
+    low = min(t - c for _, t, c in path)
+    high = max(t + c for _, t, c in path)
+    steps = ticks(0, max(k for k, _, _ in path) + 1, whole=True)
+    values = ticks(*padded(low, high, 0.03))
+    left, top, bottom = 60, 10, 180
+    svg = Svg(WIDTH, bottom + 40)
+    across = Scale(0, steps[-1], left, WIDTH - 20)
+    up = Scale(values[0], values[-1], bottom, top)
+    y_axis(svg, up, left, values, name)
+    x_axis(svg, across, bottom, steps, "iteration")
+    columns = int(across.end - across.start)
+    for sign in (1, -1):
+        band = thinned([(k, t + sign * c) for k, t, c in path], columns)
+        svg.path([(across(k), up(v)) for k, v in band], GREY, 0.6)
+    line = thinned([(k, t) for k, t, _ in path], columns)
+    svg.path([(across(k), up(v)) for k, v in line], COLOURS[0], 1.4)
+    return svg.render()

@@ -29,6 +29,7 @@ from arena.show.html import charts
 from arena.show.html.championship import knockout_html, swiss_html
 from arena.show.html.page import document
 from arena.show.html.selection import pick_games
+from arena.show.html.tuning import tuning_section
 from arena.show.html.viewer_worker import ViewerWorker, data_blocks
 from arena.show.tables import place
 from arena.stats.ratings import Standings
@@ -81,6 +82,9 @@ def build_report(
         sections.append(_section("Swiss rounds", swiss_html(league, records)))
     if league.mode == "knockout" and league.knockout is not None and league.scheduled:
         sections.append(_section("Knockout bracket", knockout_html(league, records)))
+    tuned = tuning_section(folder)
+    if tuned:
+        sections.append(_section("Tuning", tuned))
     names = [row.bot for row in standings.rows]
     crosstable = {
         bot: {opp: h.score_pct for opp, h in cells.items()}
