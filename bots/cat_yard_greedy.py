@@ -24,12 +24,12 @@ for that game. The defaults are the values the bot always played with.
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from arena.sdk import GameInfo, run
+from bots.tunable import from_argv, given
 from engines.cat_yard.public import (
     BAIT_IDS,
     BAIT_MASK,
@@ -54,11 +54,6 @@ class Weights:
     weak_card: float = 1.5  # a cushion card worth less than this may be replaced by a reveal
     reveal_gain: float = 1.0  # the gain of one more revealed card when there is room for it
 
-    def given(self, params: Mapping[str, float | int]) -> Weights:
-        """These weights with a game's ``params`` (unknown names are ignored)."""
-        known = {f.name: type(getattr(self, f.name)) for f in fields(self)}
-        return replace(self, **{k: known[k](v) for k, v in params.items() if k in known})
-
 
 DEFAULTS = Weights()
 
@@ -68,7 +63,7 @@ def choose(obs: Obs, legal: list[Action], game: GameInfo, weights: Weights = DEF
     by_type: dict[str, list[int]] = {}
     for i, action in enumerate(legal):
         by_type.setdefault(action["type"], []).append(i)
-    view = _View(obs, weights.given(game.params) if game.params else weights)
+    view = _View(obs, given(weights, game.params))
     phase = obs["phase"]
     if phase == "DOG":
         return by_type.get("ignore_dog", by_type["accept_dog"])[0]
@@ -216,18 +211,8 @@ class _View:
         return False
 
 
-def weights_from(argv: Sequence[str] | None = None) -> Weights:
-    """The weights the command line sets (``--NAME VALUE``; the defaults otherwise)."""
-    parser = argparse.ArgumentParser(description="cat-yard greedy bot")
-    for f in fields(Weights):
-        kind = type(getattr(DEFAULTS, f.name))
-        parser.add_argument(f"--{f.name}", type=kind, default=getattr(DEFAULTS, f.name))
-    known, _ = parser.parse_known_args(argv)  # other arguments are not the weights'
-    return Weights(**vars(known))
-
-
 if __name__ == "__main__":
-    chosen = weights_from()
+    chosen = from_argv(DEFAULTS)
     run(
         lambda obs, legal, game: choose(obs, legal, game, chosen),
         name="cat-yard-greedy",

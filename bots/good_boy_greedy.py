@@ -11,23 +11,41 @@
   dog it brings furthest back.
 - Claim: the dog worth most.
 
-Run it as ``python -m bots.good_boy_greedy``.
+Run it as ``python -m bots.good_boy_greedy``. Its weights (:class:`Weights`) are parameters
+``arena tune`` can tune: flags ``--useful_share``, ``--completion_bonus``,
+``--contested_factor``, or a game's ``params``; the defaults are the values it always played.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from arena.sdk import GameInfo, run
+from bots.tunable import from_argv, given
 from engines.good_boy.public import DOGS, KIND_INDEX, KINDS, NK, missing
 
 Action = dict[str, Any]
 
 P_BUST = 11 / 36  # a roll shows at least one cat
 GAIN_PER_SAFE_ROLL = 2.8  # expected tokens of a roll without a cat (designed dice)
-USEFUL_SHARE = 0.5  # rough share of gained tokens some dog wants
-RISK_LIMIT = (1 - P_BUST) * GAIN_PER_SAFE_ROLL * USEFUL_SHARE / P_BUST
-COMPLETION_BONUS = 2.0  # extra weight, in tokens, of a hand that completes a dog
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The heuristic's numbers (its tunable parameters), with the defaults it plays."""
+
+    useful_share: float = 0.5  # rough share of gained tokens some dog wants
+    completion_bonus: float = 2.0  # extra weight, in tokens, of a hand that completes a dog
+    contested_factor: float = 0.5  # a dog an opponent is closer to is worth this share
+
+    @property
+    def risk_limit(self) -> float:
+        """Tokens at risk beyond which a roll is not worth it."""
+        return (1 - P_BUST) * GAIN_PER_SAFE_ROLL * self.useful_share / P_BUST
+
+
+DEFAULTS = Weights()
 
 
 def needs_of(board: int | None) -> list[int]:
@@ -38,8 +56,9 @@ def needs_of(board: int | None) -> list[int]:
 class View:
     """What the bot derives from one observation."""
 
-    def __init__(self, obs: dict[str, Any]) -> None:
+    def __init__(self, obs: dict[str, Any], weights: Weights = DEFAULTS) -> None:
         self.obs = obs
+        self.weights = weights
         self.me: int = obs["seat"]
         self.players = len(obs["hands"])
         self.hand: list[int] = obs["hands"][self.me]
@@ -66,7 +85,7 @@ class View:
     def board_weight(self, b: int, after: int) -> float:
         """Desirability of feeding board b, which will then still lack ``after`` tokens."""
         weight = self.points[b] / (1 + after)
-        return weight * (0.5 if self.contested(b) else 1.0)
+        return weight * (self.weights.contested_factor if self.contested(b) else 1.0)
 
     def best_assign(self) -> tuple[int, int] | None:
         """(kind, board) of the most useful token to assign now, or None."""
@@ -117,14 +136,16 @@ def should_roll(view: View) -> bool:
     if not at_risk_now:
         return True
     useful, completes = view.planned()
-    exposed = useful + (COMPLETION_BONUS if completes else 0.0)
+    exposed = useful + (view.weights.completion_bonus if completes else 0.0)
     if obs["end_triggered"] and not completes:
         return True  # last turn: tokens left over are worth nothing
-    return exposed < RISK_LIMIT
+    return exposed < view.weights.risk_limit
 
 
-def choose(obs: dict[str, Any], legal: list[Action], game: GameInfo) -> int:
-    view = View(obs)
+def choose(
+    obs: dict[str, Any], legal: list[Action], game: GameInfo, weights: Weights = DEFAULTS
+) -> int:
+    view = View(obs, given(weights, game.params))
     kinds = {action["type"] for action in legal}
     if "roll" in kinds:
         if "stop" in kinds and not should_roll(view):
@@ -150,4 +171,9 @@ def choose(obs: dict[str, Any], legal: list[Action], game: GameInfo) -> int:
 
 
 if __name__ == "__main__":
-    run(choose, name="good-boy-greedy", version="2")
+    chosen = from_argv(DEFAULTS)
+    run(
+        lambda obs, legal, game: choose(obs, legal, game, chosen),
+        name="good-boy-greedy",
+        version="2",
+    )
