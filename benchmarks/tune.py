@@ -1,0 +1,142 @@
+"""``arena tune``: its games/s against ``arena run`` of the same bots, and the games SPSA and
+Optuna need to come within a stated distance of the synthetic bot's known optimum.
+
+    python benchmarks/tune.py            # 600-game throughput runs, 1200-game searches
+    python benchmarks/tune.py --quick    # smoke test: 120 and 240 games
+
+1. **Throughput** (target: a tune plays at least 0.9 of ``arena run``'s games/s): the
+   cat-yard greedy bot against itself at two seats, as a league (``arena run``'s
+   ``run_league``: two bots of the same command, one table) and as a tune of its four
+   weights (the same driver and tables; SPSA chooses the blocks). Interleaved, twice each;
+   the best of each is compared (the machine is shared).
+2. **Search**: ``bots/synthetic.py`` on the toy pile (2 seats, 2 parameters, start
+   (-3, -3), optimum (3, -2)): the games each method had played when its current answer
+   (SPSA: θ; Optuna: the best trial so far) first came within ``DISTANCE`` of the optimum,
+   and where it ended.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent.parent
+if sys.path and Path(sys.path[0] or ".").resolve() == _ROOT / "benchmarks":
+    sys.path[0] = str(_ROOT)
+
+import argparse  # noqa: E402
+import math  # noqa: E402
+import os  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from dataclasses import replace  # noqa: E402
+
+import trio  # noqa: E402
+from tabulate import tabulate  # noqa: E402
+
+import engines  # noqa: E402
+from arena.league.runner import run_league  # noqa: E402
+from arena.tune import config as tune_config  # noqa: E402
+from arena.tune.journal import Step, Trial, read_steps  # noqa: E402
+from arena.tune.run import Player, run_tune  # noqa: E402
+
+DISTANCE = 1.5
+OPTIMUM = (3.0, -2.0)
+CAT_YARD = _ROOT / "configs" / "tune-cat-yard.toml"
+SYNTHETIC = """
+engine = "toy"
+players = 2
+seed = {seed}
+sandbox = "none"
+[options]
+pile = 21
+[[bots]]
+name = "syn"
+cmd = "python -m bots.synthetic --width 4 --greedy tests.toy_greedy --optimum x=3.0,y=-2.0"
+[tune]
+bot = "syn"
+games = {games}
+method = "{method}"
+confirm_games = 0
+trial_blocks = 2
+[tune.params.x]
+start = -3.0
+min = -10.0
+max = 10.0
+c_end = 1.0
+r_end = 0.1
+[tune.params.y]
+start = -3.0
+min = -10.0
+max = 10.0
+c_end = 1.0
+r_end = 0.1
+"""
+
+
+def quiet(line: str) -> None:
+    del line
+
+
+def throughput(games: int, jobs: int) -> list[list[object]]:
+    tune = tune_config.load(CAT_YARD)
+    tune = replace(tune, iterations=games // 2, confirm_games=0)
+    league = tune.versions("greedy-a", "greedy-b", games // 2, tune.league.seed)
+    best = {"arena run": 0.0, "arena tune": 0.0}
+    for _ in range(2):
+        with tempfile.TemporaryDirectory() as folder:
+            began = time.perf_counter()
+            trio.run(lambda: run_league(league, Path(folder), jobs=jobs))
+            best["arena run"] = max(best["arena run"], games / (time.perf_counter() - began))
+        with tempfile.TemporaryDirectory() as folder:
+            began = time.perf_counter()
+            run_tune(tune, Path(folder), Player(jobs), say=quiet)
+            best["arena tune"] = max(best["arena tune"], games / (time.perf_counter() - began))
+    base = best["arena run"]
+    return [[name, games, f"{rate:.1f}", f"{rate / base:.2f}"] for name, rate in best.items()]
+
+
+def search(method: str, games: int, jobs: int, seed: int) -> list[object]:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.toml"
+        path.write_text(SYNTHETIC.format(seed=seed, games=games, method=method))
+        tune = tune_config.load(path)
+        outcome = run_tune(tune, Path(folder) / "out", Player(jobs), say=quiet)
+        entries = read_steps(Path(folder) / "out")
+    reached = None
+    best: tuple[float, float] | None = None
+    best_score = -1.0
+    for entry in entries:
+        if isinstance(entry, Step):
+            point = (entry.after[0], entry.after[1])
+            played = (entry.k + 1) * tune.seats
+        else:
+            assert isinstance(entry, Trial)
+            if entry.score > best_score:
+                best_score, best = entry.score, (float(entry.values["x"]), float(entry.values["y"]))
+            point = best if best is not None else (-3.0, -3.0)
+            played = (entry.k + 1) * tune.trial_blocks * tune.seats
+        if reached is None and math.dist(point, OPTIMUM) < DISTANCE:
+            reached = played
+    final = math.dist((float(outcome.values["x"]), float(outcome.values["y"])), OPTIMUM)
+    return [method, seed, games, reached if reached is not None else f"> {games}", f"{final:.2f}"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    engines.register("toy", "tests.toy_engine")
+    games = 120 if args.quick else 600
+    print(f"throughput: cat-yard greedy, 2 seats, {games} games, jobs {args.jobs}")
+    rows = throughput(games, args.jobs)
+    print(tabulate(rows, headers=["command", "games", "games/s", "ratio to arena run"]))
+    budget = 240 if args.quick else 1200
+    print(f"\nsearch: synthetic bot, 2 parameters, within {DISTANCE} of the optimum")
+    rows = [search(m, budget, args.jobs, seed) for m in ("spsa", "optuna") for seed in (1, 2)]
+    print(tabulate(rows, headers=["method", "seed", "budget", "games to reach", "final distance"]))
+
+
+if __name__ == "__main__":
+    main()
