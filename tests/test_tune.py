@@ -211,3 +211,51 @@ def test_kill_9_mid_tune_resumes_to_the_same_values(tmp_path: Path) -> None:
     assert lines[0] == lines[1]  # every step once, the same steps
     page = (tmp_path / "cut" / "report.html").read_text()
     assert '<section id="tuning">' in page and page.count("iteration</text>") == 2
+
+
+def test_a_bot_that_ignores_its_parameters_is_warned_about(
+    tmp_path: Path, toy_engine: str, in_repo: Path
+) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        tune_text(names="x", games=20).replace(SYNTHETIC + "x=3.0", "python -m bots.random")
+    )
+    said: list[str] = []
+    run_tune(tune_config.load(path), tmp_path / "out", Player(jobs=2), say=said.append)
+    assert any("syn played the same moves with θ+ and θ-" in line for line in said), said
+
+
+def test_placeholders_start_one_pool_per_set_of_values(toy_engine: str) -> None:
+    from dataclasses import replace
+
+    import trio
+
+    from arena.config import parse
+    from arena.game.hosting import hosting
+    from arena.game.spec import GameSpec, seat_params
+    from arena.league.pooled import league_table
+
+    config = parse(
+        {
+            "engine": "toy",
+            "bots": [
+                {"name": "a", "cmd": "python -m bots.random --w {w} --keep {other}"},
+                {"name": "b", "cmd": "python -m bots.random"},
+            ],
+        }
+    )
+    game = GameSpec("g", 0, 0, 0, 1, ("a", "b"))
+
+    def given(**values: float) -> GameSpec:
+        return replace(game, params=(("a", seat_params(values)), ("b", seat_params(values))))
+
+    async def main() -> None:
+        async with hosting() as host:
+            table = league_table(config, host)
+            one, same, other = (table.pool_of("a", given(w=w)) for w in (0.5, 0.5, 2))
+            assert one is same and one is not other
+            assert one is not None and one.spec.cmd[-4:] == ("--w", "0.5", "--keep", "{other}")
+            assert table.pool_of("a", game) is table.pools["a"]  # no values: its own pool
+            assert table.pool_of("b", given(w=1)) is table.pools["b"]  # no placeholder
+
+    trio.run(main)
