@@ -259,3 +259,23 @@ def test_placeholders_start_one_pool_per_set_of_values(toy_engine: str) -> None:
             assert table.pool_of("b", given(w=1)) is table.pools["b"]  # no placeholder
 
     trio.run(main)
+
+
+@pytest.mark.slow
+def test_a_tune_on_dask_takes_the_steps_it_takes_in_process(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    path = tmp_path / "t.toml"
+    text = tune_text(names="x", games=40, engine="cat-yard")
+    path.write_text(text)
+    journals = []
+    for name, extra in (("local", ()), ("dask", ("--workers", "1"))):
+        command = [sys.executable, "-m", "arena", "tune", str(path), "-j", "2", *extra]
+        done = subprocess.run(
+            [*command, "--out", str(tmp_path / name)],
+            cwd=ROOT,
+            capture_output=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr.decode()
+        journals.append((tmp_path / name / "tune.jsonl").read_bytes())
+    assert journals[0] == journals[1]
