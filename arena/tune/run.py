@@ -90,11 +90,13 @@ def run_tune(
     league = tune.versions(plus_name(tune.bot), minus_name(tune.bot), tune.iterations, seed)
     header = Header(tune.to_toml(), seed)
     feeds: list[SpsaFeed | OptunaFeed] = []
+    journals: list[Journal] = []
     if tune.method == "optuna":
         require_optuna()  # before the folder is opened
 
     def make_feed(config: LeagueConfig, known: Mapping[tuple[str, ...], int]) -> BlockFeed:
         journal = Journal(folder, header, fresh=fresh)
+        journals.append(journal)
         if tune.method == "optuna":
             feeds.append(OptunaFeed(tune, config, known, journal, on_step))
         else:
@@ -103,7 +105,11 @@ def run_tune(
 
     if fresh:
         shutil.rmtree(folder / CONFIRM, ignore_errors=True)
-    played = player.play(league, folder, fresh, say, make_feed)
+    try:
+        played = player.play(league, folder, fresh, say, make_feed)
+    finally:
+        for journal in journals:
+            journal.close()
     feed = feeds[0]
     values = feed.values()
     outcome = TuneOutcome(values, feed.taken, interrupted=played.interrupted)
