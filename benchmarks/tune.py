@@ -1,14 +1,15 @@
 """``arena tune``: its games/s against ``arena run`` of the same bots, and the games SPSA and
 Optuna need to come within a stated distance of the synthetic bot's known optimum.
 
-    python benchmarks/tune.py            # 600-game throughput runs, 1200-game searches
+    python benchmarks/tune.py            # 5 pairs of 300-game runs, 1200-game searches
     python benchmarks/tune.py --quick    # smoke test: 120 and 240 games
 
 1. **Throughput** (target: a tune plays at least 0.9 of ``arena run``'s games/s): a tune of
    the cat-yard greedy bot's four weights (two seats), against ``run_league`` (what
    ``arena run`` plays) of the very same games: each block with the values the tune gave
    it, read from its journal. The difference is the tuner's own cost (SPSA, the journal).
-   Interleaved, twice each; the best of each is compared (the machine is shared).
+   Run in adjacent pairs, the median of their ratios reported (the machine is shared and
+   its load drifts).
 2. **Search**: ``bots/synthetic.py`` on the toy pile (2 seats, 2 parameters, start
    (-3, -3), optimum (3, -2)): the games each method had played when its current answer
    (SPSA: θ; Optuna: the best trial so far) first came within ``DISTANCE`` of the optimum,
@@ -38,7 +39,6 @@ from tabulate import tabulate  # noqa: E402
 import engines  # noqa: E402
 from arena.config import LeagueConfig  # noqa: E402
 from arena.league.feeds import BlockFeed  # noqa: E402
-from arena.league.reading import read_games  # noqa: E402
 from arena.league.runner import run_league  # noqa: E402
 from arena.tune import config as tune_config  # noqa: E402
 from arena.tune.feed import parameter_block  # noqa: E402
@@ -97,26 +97,23 @@ class Replay(BlockFeed):
         super().__init__(blocks, len(steps) * config.players[0])
 
 
-def throughput(games: int, jobs: int) -> list[list[object]]:
+def throughput(games: int, jobs: int, repeats: int) -> list[list[object]]:
     """The tune against a league of the very games it played (each block with the values
-    the tune gave it, from its journal): the difference is the tuner's own cost. Games/s
-    and decisions/s, best of two runs each, interleaved."""
+    the tune gave it, from its journal): the difference is the tuner's own cost. Run in
+    adjacent pairs (the machine's load drifts); the ratio of each pair, then their median."""
     tune = tune_config.load(CAT_YARD)
     tune = replace(tune, iterations=games // 2, confirm_games=0)
     league = tune.versions("greedy+", "greedy-", games // 2, tune.league.seed)
-    best = {"arena run (same games)": (0.0, 0.0), "arena tune": (0.0, 0.0)}
     steps: list[Step] = []
 
-    def timed(name: str, play: Callable[[Path], object]) -> None:
+    def timed(play: Callable[[Path], object]) -> float:
         with tempfile.TemporaryDirectory() as folder:
             began = time.perf_counter()
             play(Path(folder))
             took = time.perf_counter() - began
-            moves = sum(len(record.moves) for record in read_games(folder))
             if not steps:
                 steps.extend(e for e in read_steps(Path(folder)) if isinstance(e, Step))
-        rates = (games / took, moves / took)
-        best[name] = max(best[name], rates, key=lambda r: r[1])
+        return games / took
 
     def replay(folder: Path) -> object:
         def feed(config: LeagueConfig, known: Mapping[tuple[str, ...], int]) -> BlockFeed:
@@ -124,14 +121,14 @@ def throughput(games: int, jobs: int) -> list[list[object]]:
 
         return trio.run(lambda: run_league(league, folder, jobs=jobs, feed=feed))
 
-    for _ in range(2):
-        timed("arena tune", lambda folder: run_tune(tune, folder, Player(jobs), say=quiet))
-        timed("arena run (same games)", replay)
-    base = best["arena run (same games)"]
-    return [
-        [name, games, f"{rate:.1f}", f"{rate / base[0]:.2f}", f"{moves:.0f}"]
-        for name, (rate, moves) in best.items()
-    ]
+    rows: list[list[object]] = []
+    for i in range(repeats):
+        tuned = timed(lambda folder: run_tune(tune, folder, Player(jobs), say=quiet))
+        plain = timed(replay)
+        rows.append([i + 1, games, f"{plain:.1f}", f"{tuned:.1f}", f"{tuned / plain:.2f}"])
+    ratios = sorted(float(str(row[-1])) for row in rows)
+    rows.append(["median", "", "", "", f"{ratios[len(ratios) // 2]:.2f}"])
+    return rows
 
 
 def search(method: str, games: int, jobs: int, seed: int) -> list[object]:
@@ -165,12 +162,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--skip-search", action="store_true", help="only the throughput")
+    parser.add_argument("--repeats", type=int, default=5, help="pairs of throughput runs")
     args = parser.parse_args()
     engines.register("toy", "tests.toy_engine")
-    games = 120 if args.quick else 600
+    games = 120 if args.quick else 300
     print(f"throughput: cat-yard greedy, 2 seats, {games} games, jobs {args.jobs}")
-    rows = throughput(games, args.jobs)
-    headers = ["command", "games", "games/s", "ratio", "decisions/s"]
+    rows = throughput(games, args.jobs, args.repeats)
+    headers = ["pair", "games", "arena run games/s", "arena tune games/s", "ratio"]
     print(tabulate(rows, headers=headers))
     if args.skip_search:
         return
