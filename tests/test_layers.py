@@ -2,8 +2,9 @@
 
 Layers, bottom to top: the base modules at the top of the package (errors, protocol, config,
 sdk, record), ``game`` (one game between seats), ``stats``, ``league`` (a league and its
-results folder), ``show`` (what is shown to people), ``tools`` (for bot authors), ``ladder``
-(``arena serve``: a client of the league layer that checks bots with ``tools``), ``cli``;
+results folder), ``tune`` (``arena tune``: a client of the league layer), ``show`` (what is
+shown to people), ``tools`` (for bot authors), ``ladder`` (``arena serve``: a client of the
+league layer that checks bots with ``tools``), ``cli``;
 above them all ``arena`` itself (``arena/__init__.py``: the public API, imported lazily).
 """
 
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import arena
 
-LAYERS = ("base", "game", "stats", "league", "show", "tools", "ladder", "cli", "api")
+LAYERS = ("base", "game", "stats", "league", "tune", "show", "tools", "ladder", "cli", "api")
 PACKAGE = Path(arena.__file__).parent
 
 
