@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engines.base import derive_rng
 
