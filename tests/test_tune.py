@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.errors import ConfigError
+from arena.league.secret import FILE
 from arena.tune import config as tune_config
 from arena.tune.run import Player, command_line, run_tune
 from arena.tune.spsa import Param, Schedule
@@ -60,6 +61,12 @@ def tune_text(
         lines += [f"[tune.params.{n}]", f"start = {start}", "min = -10.0", "max = 10.0"]
         lines += ["c_end = 1.0", f"r_end = {r_end}"]
     return "\n".join(lines) + "\n"
+
+
+def share_secret(done: Path, new: Path) -> None:
+    """Give ``new`` the secret its bots' seeds come from that ``done`` used (the same games)."""
+    new.mkdir()
+    (new / FILE).write_bytes((done / FILE).read_bytes())
 
 
 def distance(values: dict[str, float | int]) -> float:
@@ -160,10 +167,11 @@ def test_optuna_is_repeatable_whatever_plays_the_games(
     text = tune_text(games=160).replace("[tune]\n", '[tune]\nmethod = "optuna"\ntrial_blocks = 2\n')
     path.write_text(text)
     tune = tune_config.load(path)
-    runs = [
-        run_tune(tune, tmp_path / f"out{jobs}", Player(jobs=jobs), say=lambda line: None)
-        for jobs in (1, 2)
-    ]
+    runs = []
+    for jobs in (1, 2):
+        if jobs == 2:  # the same secret the bots' seeds come from (arena.league.secret)
+            share_secret(tmp_path / "out1", tmp_path / "out2")
+        runs.append(run_tune(tune, tmp_path / f"out{jobs}", Player(jobs), say=lambda line: None))
     assert runs[0].values == runs[1].values
     journals = [(tmp_path / f"out{jobs}" / "tune.jsonl").read_bytes() for jobs in (1, 2)]
     assert journals[0] == journals[1]
@@ -200,6 +208,7 @@ def test_kill_9_mid_tune_resumes_to_the_same_values(
     path.write_text(text)
     whole = _tune(path, tmp_path / "whole")
     assert whole.wait(timeout=300) == 0, whole.stderr.read() if whole.stderr else ""
+    share_secret(tmp_path / "whole", tmp_path / "cut")
     cut = _tune(path, tmp_path / "cut")
     journal = tmp_path / "cut" / "tune.jsonl"
     deadline = time.monotonic() + 120
@@ -281,6 +290,8 @@ def test_a_tune_on_dask_takes_the_steps_it_takes_in_process(tmp_path: Path) -> N
     path.write_text(text)
     journals = []
     for name, extra in (("local", ()), ("dask", ("--workers", "1"))):
+        if name == "dask":
+            share_secret(tmp_path / "local", tmp_path / "dask")
         command = [sys.executable, "-m", "arena", "tune", str(path), "-j", "2", *extra]
         done = subprocess.run(
             [*command, "--out", str(tmp_path / name)],

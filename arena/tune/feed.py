@@ -37,7 +37,8 @@ def parameter_block(
 ) -> list[GameSpec]:
     """Block ``block`` of ``config``'s one table, each bot of ``params`` given its values."""
     [(index, table)] = numbered(tables(config), known)
-    games = block_games(index, table, block, block_seed(config.seed, len(table), block))
+    seed = block_seed(config.seed, len(table), block)
+    games = block_games(index, table, block, seed, config.bot_key)  # bots seeded from its secret
     given = tuple((name, seat_params(values)) for name, values in sorted(params.items()))
     return [replace(spec, params=given) for spec in games]
 
