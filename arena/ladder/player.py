@@ -1,25 +1,27 @@
-"""The ladder's games: matchmaking's blocks played on the league layer into the results
+"""The ladder's games: matchmaking's blocks played by the league driver into the results
 folder.
 
 The ladder is a round-robin league that never closes: ``league.toml`` lists the house bots
 and the live version of every active bot (``name@version``), in the order they joined, with
 ``rounds`` at :data:`MAX_BLOCKS`; the ladder plays the blocks its matchmaking chooses of it
-(table by table, each block the next unplayed deal of its table). Games are played on the
-same :func:`~arena.league.pooled.league_table` as ``arena run``'s, stored by the same
-:class:`~arena.league.results.ResultsDir` and synced in groups as there, so ``arena
-standings``, ``report`` and ``view`` work on the folder, and the standings of its
-``league.toml`` are the live versions' standings.
+(table by table, each block the next unplayed deal of its table). They are played as ``arena
+run`` plays its blocks: by :func:`~arena.league.runner.run_league`, whose driver
+(:class:`~arena.league.driver.LeagueDriver`) opens, stores and syncs the folder, with the
+ladder's :class:`LadderFeed` choosing the blocks. So ``arena standings``, ``report`` and
+``view`` work on the folder, and the standings of its ``league.toml`` are the live versions'.
 
-When the field changes (a version accepted, a bot retired or banned), the games in flight
-finish, and the folder is opened again for the new field (``league.toml`` and ``bots.toml``
-rewritten by the store). A block cut off by a stop (kill -9, Ctrl-C) is finished first
-when the ladder starts again; no game id is ever stored twice.
+One run plays one field. When the field changes (a version accepted, a bot retired or
+banned) or the organiser pauses the ladder, the feed ends: the games in flight are stored,
+and the next run opens the folder for the new field (``league.toml`` and ``bots.toml``
+rewritten by the store), in a worker thread, so that the pages are served meanwhile. A block
+cut off by a stop (kill -9, Ctrl-C) is finished first when the ladder starts again; no game
+id is ever stored twice.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,21 +30,18 @@ import trio
 from arena import config as league_config
 from arena.config import BotSpec, LeagueConfig
 from arena.errors import ResultsError
-from arena.game.botproc import StderrLog, answer_spin
-from arena.game.hosting import BotHost, hosting
 from arena.game.spec import GameSpec, block_games, block_seed
-from arena.game.table import Table
 from arena.ladder.db import LadderDB
 from arena.ladder.matchmaking import Matchmaker
-from arena.league.fingerprint import fingerprint
-from arena.league.groupsync import GroupSync
-from arena.league.pooled import league_table
-from arena.league.results import ResultsDir
-from arena.league.schedule import known_tables, table_of
+from arena.league.feeds import BlockFeed
+from arena.league.runner import run_league
+from arena.league.schedule import table_of
 from arena.record import GameRecord
 
 MAX_BLOCKS = 1_000_000  # ``rounds`` of a ladder's league: blocks a table may ever play
+IDLE_S = 1.0  # a paused ladder looks again this often (or when woken)
 Say = Callable[[str], None]
+Table = tuple[str, ...]
 
 
 class LadderPlayer:
@@ -65,26 +64,26 @@ class LadderPlayer:
         self.jobs = max(1, jobs)
         self.say = say
         self.houses = tuple(bot.name for bot in league.bots)
-        self.running: list[GameSpec] = []
+        self.handed: dict[str, GameSpec] = {}  # games handed to the driver, not yet stored
         self.stored = 0  # games stored by this process
-        self.syncing = 0  # games written, not yet synced
         self.stored_games = 0  # games in the folder (known at the first open)
-        self.config: LeagueConfig | None = None
-        self.field_bots: tuple[BotSpec, ...] | None = None
-        self.store: ResultsDir | None = None
-        self.table: Table | None = None
-        self.numbers: dict[tuple[str, ...], int] = {}  # table -> its number in game ids
-        self.next_block: dict[tuple[str, ...], int] = defaultdict(int)
-        self.unfinished: list[list[GameSpec]] = []  # blocks a stop cut short
+        self.numbers: dict[Table, int] = {}  # table -> its number in game ids
+        self.next_block: dict[Table, int] = defaultdict(int)
+        self.unfinished: list[tuple[Table, int]] = []  # blocks a stop cut short
         self.wake = trio.Event()
         # the last games stored: (id, seating, places), for the bots' pages
         self.recent: deque[tuple[str, tuple[str, ...], tuple[int, ...]]] = deque(maxlen=5000)
-        self._opened = False
+        self._learnt = False
         self._specs: dict[int, BotSpec] = {}  # each accepted version's, by submission id
 
     @property
     def paused(self) -> bool:
         return self.db.get_meta("paused") == "1"
+
+    @property
+    def running(self) -> list[GameSpec]:
+        """The games handed out and not yet stored: in flight, or waiting for a slot."""
+        return list(self.handed.values())
 
     def notify(self) -> None:
         """Something changed (a version accepted, pause, retire): look again now."""
@@ -103,140 +102,101 @@ class LadderPlayer:
         return (*self.base.bots, *live)
 
     async def run(self) -> None:
-        try:
-            async with hosting(spin_s=answer_spin(self.jobs)) as host:
-                await self._run(host)
-        finally:
-            if self.store is not None:
-                self.store.close()
-
-    async def _run(self, host: BotHost) -> None:
-        slots = trio.Semaphore(self.jobs)
-        async with trio.open_nursery() as games:
-            while True:
-                if self.paused:
-                    await self._idle()
-                    continue
-                bots = self.field()
-                if bots != self.field_bots:
-                    await self._drain()
-                    await self._open(bots, host)
-                block = self._next_block()
-                if block is None:
-                    await self._idle()
-                    continue
-                assert self.table is not None
-                for spec in block:
-                    self.table.warm([*self.running, spec], self.jobs)
-                    await slots.acquire()
-                    self.running.append(spec)
-                    games.start_soon(self._play_one, self.table, spec, slots)
+        """One league run per field, until cancelled."""
+        while True:
+            if self.paused:
+                await self._idle()
+                continue
+            config = replace(self.base, bots=self.field())
+            try:
+                await run_league(
+                    config,
+                    self.folder,
+                    jobs=self.jobs,
+                    say=self.say,
+                    feed=lambda keyed, known: LadderFeed(self, keyed, known),
+                    on_stored=self._stored,
+                    on_open=None if self._learnt else self._learn,
+                    open_off_loop=True,
+                    stop_signals=False,
+                )
+            except* ResultsError as failed:  # a bot that answers ready unlike before
+                for exc in failed.exceptions:
+                    self.say(f"games not stored: {exc}")
+                await self._idle()
+            finally:
+                self.handed.clear()  # what was not stored is dropped
 
     async def _idle(self) -> None:
-        with trio.move_on_after(1.0):
+        with trio.move_on_after(IDLE_S):
             await self.wake.wait()
         self.wake = trio.Event()
 
-    async def _drain(self) -> None:
-        """Wait until every game in flight is stored and synced (the store may close)."""
-        while self.running or self.syncing:
-            await trio.sleep(0.02)
-
-    async def _open(self, bots: tuple[BotSpec, ...], host: BotHost) -> None:
-        """(Re)open the folder for the field ``bots``: in a worker thread, so that the
-        pages are served meanwhile (reading a large folder takes seconds)."""
-        config = replace(self.base, bots=bots).hiding(self.folder)
-        if self.store is not None:
-            self.store.close()
-        if self.table is not None:
-            for pool in self.table.pools.values():
-                pool.close_all()
-        store = ResultsDir(self.folder)
-        prints = {bot.name: fingerprint(bot) for bot in bots}
-        learn = not self._opened
-
-        def open_store() -> None:
-            stored = store.open(config, fresh=False, warn=self.say, bots=prints)
-            if learn:  # no game is in flight: the matchmaker is this thread's alone
-                self._learn(stored)
-
-        await trio.to_thread.run_sync(open_store)
-        self._opened = True
-        self.store, self.config, self.field_bots = store, config, bots
-        self.group_sync = GroupSync(store.sync)
-        self.table = league_table(config, host, self._log)
-
     def _learn(self, stored: list[GameRecord]) -> None:
-        """What the folder holds: table numbers, blocks played, live ratings, cut blocks."""
-        self.numbers = dict(known_tables(stored))
-        blocks: dict[tuple[tuple[str, ...], int], dict[int, GameRecord]] = defaultdict(dict)
+        """What the folder holds: table numbers, blocks played, live ratings, cut blocks.
+        (Called once, in the thread that opens the folder: no game is in flight.)"""
+        blocks: dict[tuple[Table, int], set[int]] = defaultdict(set)
         for record in stored:
             table = table_of(record.seating, record.rotation)
-            blocks[(table, record.block)][record.rotation] = record
+            self.numbers.setdefault(table, record.table)
+            blocks[(table, record.block)].add(record.rotation)
             self.matchmaker.add_game(record)
             self.recent.append((record.id, record.seating, record.ranks))
-        for (table, block), games in blocks.items():
+        for (table, block), rotations in blocks.items():
             self.matchmaker.add_block(table)
             self.next_block[table] = max(self.next_block[table], block + 1)
-            if len(games) < len(table):
-                number = self.numbers[table]
-                seed = next(iter(games.values())).seed
-                missing = [
-                    spec
-                    for spec in block_games(number, table, block, seed)
-                    if spec.rotation not in games
-                ]
-                self.unfinished.append(missing)
+            if len(rotations) < len(table):
+                self.unfinished.append((table, block))
         self.stored_games = len(stored)
+        self._learnt = True
 
-    def _next_block(self) -> list[GameSpec] | None:
-        assert self.config is not None
-        names = [bot.name for bot in self.config.bots]
+    def _stored(self, record: GameRecord) -> None:
+        self.handed.pop(record.id, None)
+        self.matchmaker.add_game(record)
+        self.recent.append((record.id, record.seating, record.ranks))
+        self.stored += 1
+        self.stored_games += 1
+
+    def choose_block(self, config: LeagueConfig) -> list[GameSpec] | None:
+        """The next block to play of ``config``'s field: a cut one first, else the next deal
+        of the table matchmaking chooses; None when it chooses none."""
+        names = [bot.name for bot in config.bots]
         while self.unfinished:
-            block = self.unfinished.pop()
-            if all(name in names for name in block[0].seating):
-                return block
+            table, number = self.unfinished.pop()
+            if all(name in names for name in table):
+                return self._deal(config, table, number)
         chosen = self.matchmaker.choose(names, self.houses)
         if chosen is None:
             return None
         order = {name: i for i, name in enumerate(names)}
         table = tuple(sorted(chosen, key=order.__getitem__))
-        if table not in self.numbers:
-            self.numbers[table] = max(self.numbers.values(), default=-1) + 1
         number = self.next_block[table]
         self.next_block[table] += 1
         self.matchmaker.add_block(table)
-        seed = block_seed(self.config.seed, len(table), number)
-        return block_games(self.numbers[table], table, number, seed)
+        return self._deal(config, table, number)
 
-    def _log(self, bot: BotSpec) -> StderrLog:
-        assert self.store is not None
-        return StderrLog(self.store.log_path(bot.name), bot.limits.stderr_bytes)
+    def _deal(self, config: LeagueConfig, table: Table, number: int) -> list[GameSpec]:
+        if table not in self.numbers:
+            self.numbers[table] = max(self.numbers.values(), default=-1) + 1
+        seed = block_seed(config.seed, len(table), number)
+        block = block_games(self.numbers[table], table, number, seed, config.bot_key)
+        self.handed.update((spec.id, spec) for spec in block)
+        return block
 
-    async def _play_one(self, table: Table, spec: GameSpec, slots: trio.Semaphore) -> None:
-        """Play one game and store it (as the league runner does: written, then synced in
-        a group with the games beside it)."""
-        store, group_sync = self.store, self.group_sync
-        assert store is not None
-        try:
-            played = await table.play(spec)
-            try:
-                store.check_ready(played.readies())
-            except ResultsError as exc:  # a bot that answers ready unlike before: not stored
-                self.say(f"game {spec.id} not stored: {exc}")
-                return
-            store.append(played.record)
-            self.syncing += 1
-            self.matchmaker.add_game(played.record)
-            record = played.record
-            self.recent.append((record.id, record.seating, record.ranks))
-        finally:
-            self.running.remove(spec)
-            slots.release()
-        try:
-            with trio.CancelScope(shield=True):
-                await group_sync.synced()
-        finally:
-            self.syncing -= 1
-        self.stored += 1
-        self.stored_games += 1
+
+class LadderFeed(BlockFeed):
+    """The blocks of one field, as matchmaking chooses them, until the field changes or the
+    ladder is paused (then the run ends: its games in flight are stored)."""
+
+    def __init__(self, player: LadderPlayer, config: LeagueConfig, known: Mapping[Table, int]):
+        super().__init__((), 0)  # a ladder never ends: no total
+        self.player = player
+        self.config = config
+        for table, number in known.items():  # the numbers stored games use
+            player.numbers.setdefault(table, number)
+
+    def __iter__(self) -> Iterator[list[GameSpec]]:
+        player = self.player
+        while not player.paused and player.field() == self.config.bots:
+            block = player.choose_block(self.config)
+            yield [] if block is None else block  # []: the driver asks again shortly

@@ -73,7 +73,8 @@ class LeagueDriver:
     the folder, refuses a changed league or bot (:class:`~arena.errors.ResultsError`), moves
     aside stored games whose ids the league now gives to other games, and makes the feed:
     ``feed(config, known)`` when given, else the league's own (its schedule, or its
-    sequential test). ``on_stored`` hears of each game once it is on disk and counted.
+    sequential test). ``on_stored`` hears of each game once it is on disk and counted;
+    ``on_open`` hears of the games the folder holds once it is open (before any is played).
     The other arguments are :func:`~arena.league.runner.run_league`'s.
     """
 
@@ -89,6 +90,7 @@ class LeagueDriver:
         progress: ProgressHook | None = None,
         feed: FeedMaker | None = None,
         on_stored: Callable[[GameRecord], None] | None = None,
+        on_open: Callable[[list[GameRecord]], None] | None = None,
     ) -> None:
         config = with_stored_seed(config, folder, fresh=fresh)
         self.store, self.stored, self.feed = open_league(
@@ -108,6 +110,8 @@ class LeagueDriver:
         skipped = league_games_stored(config, self.stored.values())
         self.outcome = LeagueOutcome(scheduled=self.feed.total, played=0, skipped=skipped)
         self._partial_blocks: dict[tuple[int, int], dict[str, GameRecord]] = {}
+        if on_open is not None:
+            on_open(list(self.stored.values()))
 
     def blocks(self) -> Iterator[list[GameSpec]]:
         """The games still to play of each block the feed hands out, in its order.

@@ -13,7 +13,9 @@ it too: :mod:`arena.league.worker`).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import trio
@@ -47,6 +49,9 @@ async def run_league(
     finish: Callable[[LeagueOutcome], None] | None = None,
     feed: FeedMaker | None = None,
     on_stored: Callable[[GameRecord], None] | None = None,
+    on_open: Callable[[list[GameRecord]], None] | None = None,
+    open_off_loop: bool = False,
+    stop_signals: bool = True,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder``; see the module docstring.
 
@@ -69,14 +74,21 @@ async def run_league(
     never has two games in front of them at once.
 
     ``feed`` and ``on_stored``: a caller's own choice of blocks, and who hears of each
-    stored game (:class:`~arena.league.driver.LeagueDriver`).
+    stored game, and who hears of the games already stored once the folder is open
+    (``on_open``: :class:`~arena.league.driver.LeagueDriver`).
+
+    With ``open_off_loop``, the folder is opened in a worker thread, so that other tasks of
+    the caller's trio loop go on meanwhile (a web server beside the league: ``arena serve``).
+    Without ``stop_signals``, Ctrl-C and SIGTERM are the caller's: it cancels this call (the
+    games in flight are dropped, as by a stop) rather than this call stopping on its own.
     """
     if config.people and people is None:
         raise ConfigError(
             f'{config.source}: {", ".join(config.people)} (cmd = "human") can only play '
             "in a league run from a terminal with arena run"
         )
-    driver = LeagueDriver(
+    opening = partial(
+        LeagueDriver,
         config,
         folder,
         fresh=fresh,
@@ -86,10 +98,13 @@ async def run_league(
         progress=progress,
         feed=feed,
         on_stored=on_stored,
+        on_open=on_open,
     )
+    driver = await trio.to_thread.run_sync(opening) if open_off_loop else opening()
     run = _TablePlayer(driver, people, prepare)
     try:
-        with trio.open_signal_receiver(*STOP_SIGNALS) as signals:
+        stops = trio.open_signal_receiver(*STOP_SIGNALS) if stop_signals else _no_signals()
+        with stops as signals:
             async with hosting(spin_s=answer_spin(max(1, jobs))) as host:
                 await run.play(host, signals, max(1, jobs))
                 ending = None if run.outcome.interrupted else finish
@@ -102,6 +117,17 @@ async def run_league(
     finally:
         driver.close()
     return run.outcome
+
+
+@contextlib.contextmanager
+def _no_signals() -> Iterator[AsyncIterator[int]]:
+    """In place of a signal receiver when the caller handles the stops: nothing arrives."""
+
+    async def never() -> AsyncIterator[int]:
+        await trio.sleep_forever()
+        yield 0  # (never reached: makes this an async generator)
+
+    yield never()
 
 
 class _TablePlayer:
