@@ -1247,6 +1247,20 @@ def check_bot_command(
     is_flag=True,
     help="Serve even where bubblewrap cannot sandbox the bots (they run unconfined).",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 1024),
+    default=None,
+    help="Play the games on a local Dask cluster of N worker processes, --jobs games at once "
+    "on each (docs/scaling.md).",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Play the games on the running Dask cluster at ADDRESS; its workers must see the "
+    "results folder at the same path (docs/ladder.md).",
+)
 def serve(
     ladder_file: str,
     out: str | None,
@@ -1254,6 +1268,8 @@ def serve(
     port: int,
     jobs: int | None,
     unsafe_no_sandbox: bool,
+    workers: int | None,
+    scheduler: str | None,
 ) -> None:
     """Serve the ladder of a ladder file until stopped (Ctrl-C or SIGTERM: exit 130).
 
@@ -1269,6 +1285,15 @@ def serve(
     from arena.ladder.serve import require_server
 
     require_server()
+    if workers is not None and scheduler is not None:
+        raise ConfigError("--workers and --scheduler exclude each other: give one")
+    cluster = None
+    if workers is not None or scheduler is not None:
+        from arena.ladder.player import Cluster
+        from arena.league.cluster import require_dask
+
+        require_dask()
+        cluster = Cluster(workers, scheduler)
     import dataclasses
 
     import trio
@@ -1307,7 +1332,13 @@ def serve(
     folder = Path(out) if out else Path("results") / ladder.league.name
     stopped = trio.run(
         lambda: serve_ladder(
-            ladder, folder, host=host, port=port, jobs=jobs or os.cpu_count() or 1, say=_say
+            ladder,
+            folder,
+            host=host,
+            port=port,
+            jobs=jobs or (1 if cluster else os.cpu_count() or 1),
+            say=_say,
+            cluster=cluster,
         )
     )
     if stopped:

@@ -20,16 +20,18 @@ id is ever stored twice.
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import trio
 
 from arena import config as league_config
 from arena.config import BotSpec, LeagueConfig
-from arena.errors import ResultsError
+from arena.errors import ClusterError, ResultsError
 from arena.game.spec import GameSpec, block_games, block_seed
 from arena.ladder.db import LadderDB
 from arena.ladder.matchmaking import Matchmaker
@@ -40,6 +42,7 @@ from arena.record import GameRecord
 
 MAX_BLOCKS = 1_000_000  # ``rounds`` of a ladder's league: blocks a table may ever play
 IDLE_S = 1.0  # a paused ladder looks again this often (or when woken)
+CLUSTER_RETRY_S = 10.0  # after a Dask cluster failed
 Say = Callable[[str], None]
 Table = tuple[str, ...]
 
@@ -56,6 +59,7 @@ class LadderPlayer:
         *,
         jobs: int,
         say: Say,
+        cluster: Cluster | None = None,
     ) -> None:
         self.base = replace(league, mode="round-robin", rounds=MAX_BLOCKS)
         self.folder = folder
@@ -63,6 +67,7 @@ class LadderPlayer:
         self.matchmaker = matchmaker
         self.jobs = max(1, jobs)
         self.say = say
+        self.cluster = cluster
         self.houses = tuple(bot.name for bot in league.bots)
         self.handed: dict[str, GameSpec] = {}  # games handed to the driver, not yet stored
         self.stored = 0  # games stored by this process
@@ -109,6 +114,9 @@ class LadderPlayer:
                 continue
             config = replace(self.base, bots=self.field())
             try:
+                if self.cluster is not None:
+                    await self._run_on_cluster(config, self.cluster)
+                    continue
                 await run_league(
                     config,
                     self.folder,
@@ -124,8 +132,51 @@ class LadderPlayer:
                 for exc in failed.exceptions:
                     self.say(f"games not stored: {exc}")
                 await self._idle()
+            except* ClusterError as lost:  # the scheduler gone, say: it may come back
+                for error in lost.exceptions:
+                    self.say(f"error: {error}; trying again in {CLUSTER_RETRY_S:g} s")
+                await trio.sleep(CLUSTER_RETRY_S)
             finally:
                 self.handed.clear()  # what was not stored is dropped
+
+    async def _run_on_cluster(self, config: LeagueConfig, cluster: Cluster) -> None:
+        """One field's run on Dask: the client waits in blocking calls, so it runs in a
+        worker thread; the feed, the folder's games and each stored game come back to this
+        loop (``trio.from_thread``), where the pages read them. A cancel (Ctrl-C) ends the
+        feed; the blocks in flight are stored first."""
+        from arena.league.cluster import run_cluster_league
+
+        closing = threading.Event()
+
+        def stored(record: GameRecord) -> None:
+            trio.from_thread.run_sync(self._stored, record)
+
+        def opened(records: list[GameRecord]) -> None:
+            trio.from_thread.run_sync(self._learn, records)
+
+        play = partial(
+            run_cluster_league,
+            config,
+            self.folder,
+            jobs=self.jobs,
+            workers=cluster.workers,
+            scheduler=cluster.scheduler,
+            say=self.say,
+            feed=lambda keyed, known: LadderFeed(self, keyed, known, closing),
+            on_stored=stored,
+            on_open=None if self._learnt else opened,
+        )
+
+        async def close_when_cancelled() -> None:
+            try:
+                await trio.sleep_forever()
+            finally:
+                closing.set()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(close_when_cancelled)
+            await trio.to_thread.run_sync(play)
+            nursery.cancel_scope.cancel()
 
     async def _idle(self) -> None:
         with trio.move_on_after(IDLE_S):
@@ -157,6 +208,14 @@ class LadderPlayer:
         self.stored += 1
         self.stored_games += 1
 
+    def step(self, config: LeagueConfig) -> list[GameSpec] | None:
+        """The feed's next block: None when the run of ``config`` is over (the field changed
+        or the ladder is paused), [] when matchmaking chooses none yet."""
+        if self.paused or self.field() != config.bots:
+            return None
+        block = self.choose_block(config)
+        return [] if block is None else block
+
     def choose_block(self, config: LeagueConfig) -> list[GameSpec] | None:
         """The next block to play of ``config``'s field: a cut one first, else the next deal
         of the table matchmaking chooses; None when it chooses none."""
@@ -186,17 +245,42 @@ class LadderPlayer:
 
 class LadderFeed(BlockFeed):
     """The blocks of one field, as matchmaking chooses them, until the field changes or the
-    ladder is paused (then the run ends: its games in flight are stored)."""
+    ladder is paused (then the run ends: its games in flight are stored).
 
-    def __init__(self, player: LadderPlayer, config: LeagueConfig, known: Mapping[Table, int]):
+    With ``closing`` (a Dask client's thread iterates it), each step is taken on the
+    player's trio loop, and the feed ends once ``closing`` is set."""
+
+    def __init__(
+        self,
+        player: LadderPlayer,
+        config: LeagueConfig,
+        known: Mapping[Table, int],
+        closing: threading.Event | None = None,
+    ) -> None:
         super().__init__((), 0)  # a ladder never ends: no total
         self.player = player
         self.config = config
+        self.closing = closing
         for table, number in known.items():  # the numbers stored games use
             player.numbers.setdefault(table, number)
 
     def __iter__(self) -> Iterator[list[GameSpec]]:
-        player = self.player
-        while not player.paused and player.field() == self.config.bots:
-            block = player.choose_block(self.config)
-            yield [] if block is None else block  # []: the driver asks again shortly
+        while True:
+            if self.closing is None:
+                block = self.player.step(self.config)
+            elif self.closing.is_set():
+                return
+            else:
+                block = trio.from_thread.run_sync(self.player.step, self.config)
+            if block is None:
+                return
+            yield block  # []: the driver asks again shortly
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Where the ladder's games are played on Dask: a local cluster of ``workers``
+    processes, or the running one at ``scheduler``."""
+
+    workers: int | None = None
+    scheduler: str | None = None

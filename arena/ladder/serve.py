@@ -23,7 +23,7 @@ from arena.ladder.board import make_board
 from arena.ladder.checks import judge
 from arena.ladder.db import LadderDB, Submission
 from arena.ladder.matchmaking import Matchmaker
-from arena.ladder.player import LadderPlayer
+from arena.ladder.player import Cluster, LadderPlayer
 from arena.ladder.settings import Ladder
 from arena.ladder.uploads import remove_partial_uploads
 from arena.league.driver import with_stored_seed
@@ -57,11 +57,22 @@ class Wake:
         self.event = trio.Event()
 
 
-async def serve(ladder: Ladder, folder: Path, *, host: str, port: int, jobs: int, say: Say) -> bool:
-    """Run the ladder until stopped; True when stopped by Ctrl-C or SIGTERM."""
+async def serve(
+    ladder: Ladder,
+    folder: Path,
+    *,
+    host: str,
+    port: int,
+    jobs: int,
+    say: Say,
+    cluster: Cluster | None = None,
+) -> bool:
+    """Run the ladder until stopped; True when stopped by Ctrl-C or SIGTERM. With
+    ``cluster``, the games are played on Dask workers (``jobs`` at once on each)."""
     from hypercorn.config import Config
     from hypercorn.trio import serve as hypercorn_serve
 
+    folder = folder.resolve()  # the bots' paths: the same on a Dask worker
     db = LadderDB(folder)
     try:
         remove_partial_uploads(folder)
@@ -72,7 +83,7 @@ async def serve(ladder: Ladder, folder: Path, *, host: str, port: int, jobs: int
         league = with_stored_seed(ladder.league, folder, fresh=False)
         ladder = Ladder(league, ladder.settings, ladder.source)
         matchmaker = Matchmaker(league.players, ladder.settings.placement_blocks, league.seed)
-        player = LadderPlayer(league, folder, db, matchmaker, jobs=jobs, say=say)
+        player = LadderPlayer(league, folder, db, matchmaker, jobs=jobs, say=say, cluster=cluster)
         checks = Wake()
         state = LadderState(ladder, folder, db, player, bytes.fromhex(secret), checks)
         config = Config()

@@ -81,6 +81,7 @@ def run_cluster_league(
     on_stored: Callable[[GameRecord], None] | None = None,
     task_s: float = TASK_S,
     task_blocks: int | None = None,
+    on_open: Callable[[list[GameRecord]], None] | None = None,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder`` on a Dask cluster.
 
@@ -88,8 +89,9 @@ def run_cluster_league(
     ``scheduler``: the address of a running scheduler. ``jobs`` is games at once per worker;
     ``task_s``: the wall time each Dask task aims at (its blocks learnt from the blocks
     finished: :mod:`arena.league.tasksize`); ``task_blocks``: that many blocks per task
-    instead. The other arguments are :func:`~arena.league.runner.run_league`'s. Call it from
-    the main thread (it handles SIGINT and SIGTERM).
+    instead. The other arguments are :func:`~arena.league.runner.run_league`'s. Called from
+    the main thread, it handles SIGINT and SIGTERM; from another (``arena serve``), the
+    stops are the caller's: its ``feed`` ends the run.
     """
     require_dask()
     driver = LeagueDriver(
@@ -102,6 +104,7 @@ def run_cluster_league(
         progress=progress,
         feed=feed,
         on_stored=on_stored,
+        on_open=on_open,
     )
     run = _DaskPlayer(driver, task_s=task_s, task_blocks=task_blocks)
     try:

@@ -12,12 +12,18 @@
   stop (:func:`stops_ignored`): bots would be left running.
 - Processes the run starts never take the terminal's Ctrl-C themselves: the run closes them
   (:func:`ctrl_c_kept_from_children`).
+
+Off the main thread (a Dask client run in a worker thread of ``arena serve``'s loop), the
+stops are the caller's: these context managers then change no signal handler (Python lets
+only the main thread do so), and :func:`ctrl_c_kept_from_children` only blocks SIGINT in the
+calling thread for what it starts.
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import threading
 from collections.abc import Iterator
 from types import FrameType
 
@@ -40,13 +46,16 @@ def ctrl_c_kept_from_children() -> Iterator[None]:
     # thread afterwards (Dask's event loop: the workers it spawns then would not block it).
     resource_tracker.ensure_running()
     caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, _: caught.append(signum))
+    main = _in_main_thread()
+    if main:
+        previous = signal.signal(signal.SIGINT, lambda signum, _: caught.append(signum))
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending Ctrl-C is caught here
-        signal.signal(signal.SIGINT, previous)
+        if main:
+            signal.signal(signal.SIGINT, previous)
     if caught:
         signal.raise_signal(signal.SIGINT)
 
@@ -63,6 +72,9 @@ def stops_raised() -> Iterator[None]:
     def stop(signum: int, frame: FrameType | None) -> None:
         raise Stopped
 
+    if not _in_main_thread():
+        yield
+        return
     previous = signal.signal(signal.SIGTERM, stop)
     try:
         yield
@@ -74,6 +86,9 @@ def stops_raised() -> Iterator[None]:
 def stops_deferred() -> Iterator[None]:
     """A Ctrl-C or SIGTERM that comes while a block is stored takes effect once its games are
     appended, fsync'd and counted (not when storing it failed: that failure is reported)."""
+    if not _in_main_thread():
+        yield
+        return
     caught: list[int] = []
     previous = {
         sig: signal.signal(sig, lambda signum, _: caught.append(signum)) for sig in STOP_SIGNALS
@@ -90,9 +105,17 @@ def stops_deferred() -> Iterator[None]:
 @contextlib.contextmanager
 def stops_ignored() -> Iterator[None]:
     """A second Ctrl-C or a SIGTERM must not cut the clean-up short (bots would be left)."""
+    if not _in_main_thread():
+        yield
+        return
     previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in STOP_SIGNALS}
     try:
         yield
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _in_main_thread() -> bool:
+    """Whether signal handlers may be set here."""
+    return threading.current_thread() is threading.main_thread()
