@@ -18,6 +18,7 @@ import tarfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 import zipfile
 from collections.abc import Iterator
 from http.cookiejar import CookieJar
@@ -30,6 +31,7 @@ import pytest
 from arena.game import sandbox
 from arena.ladder.admin import make_token
 from arena.ladder.uploads import UnpackLimits, UploadRejected, store_upload, unpack
+from tests.conftest import processes_with
 
 pytest.importorskip("hypercorn", reason="the [ladder] extra is not installed")
 pytestmark = pytest.mark.skipif(
@@ -71,14 +73,15 @@ def arena(*args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
 class Server:
     """``arena serve`` in a subprocess on a free port."""
 
-    def __init__(self, tmp: Path, folder: Path) -> None:
+    def __init__(self, tmp: Path, folder: Path, *options: str) -> None:
         self.tmp, self.folder = tmp, folder
         self.config = tmp / "ladder.toml"
         if not self.config.exists():
             self.config.write_text(LADDER)
         self.log = (tmp / "server.log").open("a")
+        jobs = ["--jobs", "2", *options]
         self.process = subprocess.Popen(
-            [*ARENA, "serve", str(self.config), "--out", str(folder), "--port", "0", "--jobs", "2"],
+            [*ARENA, "serve", str(self.config), "--out", str(folder), "--port", "0", *jobs],
             cwd=ROOT,
             stdout=self.log,
             stderr=subprocess.PIPE,
@@ -505,3 +508,80 @@ def test_a_bot_toml_build_runs_in_the_sandbox(
     built = next((server.folder / "bots").glob("*.built"))
     assert (built / "built.py").read_text() == BOT
     assert "No such file" in (built / "seen.txt").read_text()
+
+
+def ancestors(pid: int) -> list[int]:
+    """The parent, grandparent ... of process ``pid`` (from /proc)."""
+    found = []
+    while pid > 1:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            break
+        pid = int(stat.rsplit(")", 1)[1].split()[1])
+        found.append(pid)
+    return found
+
+
+@pytest.mark.skipif(shutil.which("dask") is None, reason="the dask command is not installed")
+def test_serve_with_a_scheduler_plays_on_the_worker_and_stores_on_the_server(
+    tmp_path: Path,
+) -> None:
+    """``arena serve --scheduler``: real ``dask scheduler``/``dask worker`` processes; the
+    bots run under the worker, the server stores the games (the only writer)."""
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    (tmp_path / "ladder.toml").write_text(
+        LADDER.replace("bots.space_five_greedy", f"bots.space_five_greedy {marker}").replace(
+            "bots.random", f"bots.random {marker}"
+        )
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    scheduler_file = tmp_path / "scheduler.json"
+    dask: list[subprocess.Popen[bytes]] = []
+    server = None
+    try:
+        for args in (
+            ["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard"],
+            ["worker", "--nthreads", "1", "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"],
+        ):
+            log = (tmp_path / f"dask-{len(dask)}.log").open("wb")
+            dask.append(
+                subprocess.Popen(
+                    ["dask", *args, "--scheduler-file", str(scheduler_file)],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+        address = wait_for_scheduler(scheduler_file)
+        server = Server(tmp_path, tmp_path / "results", "--scheduler", address)
+        server.until("/api/status", lambda body: body["stored"] >= 4)
+        bots = [int(line.split()[0]) for line in processes_with(marker)]
+        assert bots, "the house bots' processes, warm in the worker's pools"
+        for pid in bots:  # every bot process is the worker's, none the server's
+            assert dask[1].pid in ancestors(pid) and server.process.pid not in ancestors(pid)
+        assert server.stop() == 130, server.said
+        assert "playing on the Dask cluster at " + address in server.said
+    finally:
+        if server is not None and server.process.poll() is None:
+            server.stop()
+        for process in reversed(dask):
+            process.terminate()
+        for process in dask:
+            process.wait(timeout=60)
+    stored = [json.loads(line) for line in (tmp_path / "results" / "games.jsonl").open()]
+    ids = [game["id"] for game in stored]
+    assert len(ids) >= 4 and len(set(ids)) == len(ids)
+    assert processes_with(marker) == []
+
+
+def wait_for_scheduler(scheduler_file: Path, within_s: float = 60) -> str:
+    """The address a ``dask scheduler`` wrote into its scheduler file."""
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            return str(json.loads(scheduler_file.read_text())["address"])
+        except (OSError, ValueError, KeyError):
+            assert time.monotonic() < deadline, "the scheduler did not start"
+            time.sleep(0.1)
