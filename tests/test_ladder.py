@@ -585,3 +585,57 @@ def wait_for_scheduler(scheduler_file: Path, within_s: float = 60) -> str:
         except (OSError, ValueError, KeyError):
             assert time.monotonic() < deadline, "the scheduler did not start"
             time.sleep(0.1)
+
+
+def test_the_organisers_retire_and_ban_take_bots_out_of_play(
+    ladder: tuple[Server, dict[str, str]],
+) -> None:
+    """The organiser's buttons: a retired and a banned bot play no game once the games in
+    flight are stored, and a banned bot's next version is refused."""
+    server, tokens = ladder
+    carol = make_token(server.folder, "carol", organiser=False)
+    for name in ("gamma", "delta"):
+        status, body = server.upload(BOT.encode(), name, carol)
+        assert status == 201, body
+        assert server.judged(body["id"], carol)["state"] == "accepted"
+    server.until(  # both in play
+        "/api/leaderboard",
+        lambda b: {"gamma", "delta"} <= {r["bot"] for r in b["rows"] if r["games"]},
+    )
+    org = tokens["org"]
+    opener, csrf = organiser_session(server, org)
+    opener.open(
+        server.url + "/organiser/retire", urlencode({"csrf": csrf, "bot": "gamma"}).encode()
+    )
+    opener.open(server.url + "/organiser/ban", urlencode({"csrf": csrf, "bot": "delta"}).encode())
+    opener.open(server.url + "/organiser/pause", urlencode({"csrf": csrf}).encode())
+    server.until("/api/status", lambda b: b["paused"] and b["running"] == 0)
+    time.sleep(0.5)  # the last games' fsync
+    before = len((server.folder / "games.jsonl").read_text().splitlines())
+    resume(server, org)
+    server.until("/api/status", lambda b: b["stored"] >= before + 6)
+    later = (server.folder / "games.jsonl").read_text().splitlines()[before:]
+    seated = {name for line in later for name in json.loads(line)["seating"]}
+    assert seated and not any(name.startswith(("gamma@", "delta@")) for name in seated), seated
+    status, body = server.upload(BOT.encode(), "delta", carol)  # a new version: refused
+    assert (status, body["error"]) == (403, "the bot 'delta' is banned")
+
+
+def test_the_storage_quota_is_per_participant(tmp_path: Path) -> None:
+    """``quota_mb``: an upload that would take a participant's stored uploads past it is
+    refused (413) and not stored; another participant's is not affected."""
+    (tmp_path / "ladder.toml").write_text(
+        LADDER.replace("max_upload_kb = 64", "max_upload_kb = 700\nquota_mb = 1")
+    )
+    folder = tmp_path / "results"
+    ann, ben = (make_token(folder, name, organiser=False) for name in ("ann", "ben"))
+    big = BOT + "#" * (600 << 10) + "\n"  # 600 KiB: one fits in 1 MiB, two do not
+    server = Server(tmp_path, folder)
+    try:
+        assert server.upload(big.encode(), "first", ann)[0] == 201
+        status, body = server.upload((big + "#\n").encode(), "second", ann)
+        assert (status, body["error"]) == (413, "your storage quota (1 MiB) is used up")
+        assert len(list((folder / "uploads").iterdir())) == 1
+        assert server.upload((big + "#\n").encode(), "third", ben)[0] == 201
+    finally:
+        assert server.stop() == 130, server.said
