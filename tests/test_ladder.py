@@ -566,10 +566,13 @@ def test_serve_with_a_scheduler_plays_on_the_worker_and_stores_on_the_server(
     finally:
         if server is not None and server.process.poll() is None:
             server.stop()
-        for process in reversed(dask):
+        for process in reversed(dask):  # the worker first (it closes its pools), then the scheduler
             process.terminate()
-        for process in dask:
-            process.wait(timeout=60)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # as tests/test_cluster.py's DaskProcesses
+                process.kill()
+                process.wait()
     stored = [json.loads(line) for line in (tmp_path / "results" / "games.jsonl").open()]
     ids = [game["id"] for game in stored]
     assert len(ids) >= 4 and len(set(ids)) == len(ids)
