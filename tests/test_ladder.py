@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import tarfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -94,13 +95,20 @@ class Server:
             assert line, said
             said += line
         self.url = found.group(1)
+        # read on as the server writes, so that a full pipe never blocks it
+        self._later: list[str] = []
+        self._reader = threading.Thread(
+            target=lambda: self._later.extend(self.process.stderr or ()), daemon=True
+        )
+        self._reader.start()
 
     def stop(self, sig: int = signal.SIGTERM) -> int:
         if self.process.poll() is None:
             self.process.send_signal(sig)
         code = self.process.wait(timeout=60)
+        self._reader.join(timeout=30)
         assert self.process.stderr is not None
-        self.said = self.process.stderr.read()
+        self.said = "".join(self._later)
         self.process.stderr.close()
         self.log.close()
         return code
