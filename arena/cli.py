@@ -186,15 +186,26 @@ def main() -> None:
     """
 
 
-@main.command(short_help="Play or resume a league; print its standings.")
-@click.argument("config", type=_Path(dir_okay=False))
-@click.option(
+# the options of every command that plays leagues (run, tune, serve)
+_jobs_option = click.option(
     "--jobs",
     "-j",
     type=click.IntRange(1, 256),
     default=None,
     help="Games at once (default: CPU count).",
 )
+_workers_option = click.option(
+    "--workers",
+    type=click.IntRange(1, 1024),
+    default=None,
+    help="Play on a local Dask cluster of N worker processes, --jobs games at once on each "
+    "(docs/scaling.md).",
+)
+
+
+@main.command(short_help="Play or resume a league; print its standings.")
+@click.argument("config", type=_Path(dir_okay=False))
+@_jobs_option
 @click.option(
     "--out",
     type=_Path(file_okay=False),
@@ -222,13 +233,7 @@ def main() -> None:
 @click.option(
     "--no-report", is_flag=True, help="Do not write the HTML report (FOLDER/report.html)."
 )
-@click.option(
-    "--workers",
-    type=click.IntRange(1, 1024),
-    default=None,
-    help="Play on a local Dask cluster of N worker processes, --jobs games at once on each "
-    "(docs/scaling.md).",
-)
+@_workers_option
 @click.option(
     "--scheduler",
     envvar="ARENA_SCHEDULER",
@@ -524,19 +529,8 @@ def _resume_command(
     default=None,
     help="Results folder (default: results/<name>).",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(1, 256),
-    default=None,
-    help="Games at once (default: CPU count).",
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(1, 1024),
-    default=None,
-    help="Play on a local Dask cluster of N worker processes.",
-)
+@_jobs_option
+@_workers_option
 @click.option(
     "--scheduler",
     envvar="ARENA_SCHEDULER",
@@ -1241,19 +1235,13 @@ def check_bot_command(
 @click.option("--out", type=_Path(file_okay=False), default=None, help="The results folder.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
-@click.option("--jobs", type=click.IntRange(1), default=None, help="Games at once (default: CPUs).")
+@_jobs_option
 @click.option(
     "--unsafe-no-sandbox",
     is_flag=True,
     help="Serve even where bubblewrap cannot sandbox the bots (they run unconfined).",
 )
-@click.option(
-    "--workers",
-    type=click.IntRange(1, 1024),
-    default=None,
-    help="Play the games on a local Dask cluster of N worker processes, --jobs games at once "
-    "on each (docs/scaling.md).",
-)
+@_workers_option
 @click.option(
     "--scheduler",
     default=None,
