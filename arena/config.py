@@ -336,8 +336,8 @@ def _kind_names(kinds: tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
-def load(path: str | os.PathLike[str]) -> LeagueConfig:
-    """Read and validate a league file."""
+def read_toml_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A TOML file's tables, or one :class:`ConfigError` line naming the file."""
     source = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8-sig")  # a byte-order mark is dropped
@@ -346,11 +346,17 @@ def load(path: str | os.PathLike[str]) -> LeagueConfig:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{source}: cannot read: {exc}") from None
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{source}: not valid TOML: arrays or tables nested too deeply") from None
+
+
+def load(path: str | os.PathLike[str]) -> LeagueConfig:
+    """Read and validate a league file."""
+    source = str(path)
+    data = read_toml_file(path)
     default_name = Path(path).stem[:MAX_NAME]
     base = Path(path).resolve().parent
     return parse(data, source=source, default_name=default_name, base=base)

@@ -6,14 +6,13 @@ Every error is a :class:`~arena.errors.ConfigError` of one line naming the file 
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from arena import config as league_file
-from arena.config import MAX_NAME, BotSpec, LeagueConfig, spelled
+from arena.config import MAX_NAME, BotSpec, LeagueConfig, read_toml_file, spelled
 from arena.errors import ConfigError
 from arena.game.placeholders import placeholders
 from arena.tune.spsa import Param
@@ -113,16 +112,7 @@ def confirm_seed(seed: int) -> int:
 def load(path: str | Path) -> TuneConfig:
     """Read and validate a tune file."""
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise ConfigError(f"{source}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{source}: cannot read: {exc}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    data = read_toml_file(path)
     return parse(data, source=source, base=Path(path).resolve().parent, name=Path(path).stem)
 
 
