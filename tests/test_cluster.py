@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import http.server
 import os
+import pickle
 import shutil
 import signal
 import socketserver
@@ -668,9 +669,13 @@ def test_a_worker_never_deals_a_process_one_seed_twice(
     referee = WorkerReferee(league, 1, False, "tcp://127.0.0.1:1")
     referee.start()
     try:
-        played = [referee.play_block(block) for block in iter_blocks(league, league.rounds)]
+        blocks = list(iter_blocks(league, league.rounds))
+        sent: list[str] = []
+        pickled = referee.play_blocks(blocks, lambda block, _: sent.append(block))
     finally:
         referee.close()
+    assert sent == [block[0].id for block in blocks[:-1]]  # each but the last, at once
+    played = [pickle.loads(data) for _, data in pickled]
     records = [record for block in played for record in block.records]
     assert len(records) == 2 * 3 * 2
     logs = {bot: b"".join(b.logs.get(bot, b"") for b in played).decode() for bot in "abc"}
