@@ -12,6 +12,7 @@ import contextlib
 import http.server
 import os
 import pickle
+import re
 import shutil
 import signal
 import socketserver
@@ -170,6 +171,27 @@ def _league_with_script_bot(
     program.chmod(0o755)
     extra = f'[[bots]]\nname = "{name}"\ncmd = "{program} {marker}"\n'
     return marker, load(tmp_path, league_text(marker, extra_bots=extra))
+
+
+def test_what_bots_say_on_stderr_after_their_last_block_reaches_their_logs(
+    tmp_path: Path, in_repo: Path, scheduler: str
+) -> None:
+    """Every process of a bot says on stderr when it starts and when told ``bye``: the
+    worker's blocks carry the first, the end of the league (each worker's bots closed, then
+    their stderr taken) the last, as in-process, where the log is the bot's own file."""
+    from arena.league.cluster import run_cluster_league
+
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    talker = ROOT / "tests" / "hostile" / "last_words.py"
+    extra = f'[[bots]]\nname = "talker"\ncmd = "python {talker} {marker}"\n'
+    league = load(tmp_path, league_text(marker, extra_bots=extra))
+    outcome = run_cluster_league(league, tmp_path / "out", jobs=1, scheduler=scheduler)
+    assert outcome.played == outcome.scheduled and not outcome.interrupted
+    log = (tmp_path / "out" / "logs" / "talker.log").read_text()
+    started = re.findall(r"^started (\w+)$", log, re.MULTILINE)
+    last_words = re.findall(r"^last words (\w+)$", log, re.MULTILINE)
+    assert started and sorted(last_words) == sorted(started)
+    assert processes_with(marker) == []
 
 
 def test_a_bot_that_cannot_start_on_a_worker_stops_the_league_before_any_game(

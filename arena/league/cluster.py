@@ -289,6 +289,7 @@ class _DaskPlayer:
                     client.unsubscribe_topic(self.plugin)
                 if self.tasks:
                     client.cancel([future for future, _ in self.tasks.values()])
+                self._take_closing_logs(client)
                 self._remove_plugin(client)
         self.driver.finish({})  # (each block brings the bots disqualified on its worker)
 
@@ -368,21 +369,46 @@ class _DaskPlayer:
         self.sizer.heard(played.seconds)
         self._store_block(played)
 
+    def _take_closing_logs(self, client: Client) -> None:
+        """Close every worker's bots (the same bounded wait as :meth:`_remove_plugin`'s) and
+        write what they said on stderr after the last block: their ``bye``, their last
+        words. A worker that cannot answer (gone, or its referee never started) is passed
+        over; removing the plugin closes its bots all the same."""
+        from arena.league.worker import closing_logs
+
+        try:
+            answers: dict[str, Any] = client.sync(
+                client._run,
+                closing_logs,
+                self.plugin,
+                on_error="return",
+                callback_timeout=self._close_bound_s(),
+            )
+        except (TimeoutError, OSError, ValueError):
+            return
+        for _, logs in sorted(answers.items()):
+            if isinstance(logs, dict):
+                for bot, data in logs.items():
+                    self.logs[bot].write(data)
+
+    def _close_bound_s(self) -> float:
+        """How long the workers may take to close their bots (plus the bots' ``bye_ms``)."""
+        return CLOSE_TIMEOUT_S + max(bot.limits.bye_ms for bot in self.config.bots) / 1000
+
     def _remove_plugin(self, client: Client) -> None:
         """Remove the plugin, which closes every pool on every worker (the pre-flight too, if
         it still runs), and wait for the workers to say so: a bounded wait."""
-        bye_s = max(bot.limits.bye_ms for bot in self.config.bots) / 1000
         try:
             client.sync(
                 client._unregister_worker_plugin,
                 self.plugin,
-                callback_timeout=CLOSE_TIMEOUT_S + bye_s,
+                callback_timeout=self._close_bound_s(),
             )
         except TimeoutError:  # (an OSError: first)
             if self.say is not None:
                 self.say(
                     f"warning: the workers did not report their bots closed within "
-                    f"{CLOSE_TIMEOUT_S + bye_s:g} s: see the workers' logs"
+                    f"{self._close_bound_s():g} s: see the workers' logs"
                 )
         # ValueError: stopped before it was registered; OSError: the scheduler is gone (its
         # workers then close, and their plugins close the pools)

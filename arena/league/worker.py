@@ -317,3 +317,11 @@ def preflight_logs(plugin: str, dask_worker: Any) -> dict[str, bytes]:
     """For ``Client.run``: what the bots wrote to stderr on this worker so far (taken)."""
     return _referee(plugin, dask_worker).take_logs()
 
+
+async def closing_logs(plugin: str, dask_worker: Any) -> dict[str, bytes]:
+    """For ``Client.run`` at the end of a league: close this worker's referee (each bot
+    told ``bye`` and ended, its stderr read to the end) and take what the bots wrote to
+    stderr since the last block, which no block took along."""
+    referee = _referee(plugin, dask_worker)
+    await asyncio.to_thread(referee.close)  # off the worker's event loop: it heartbeats
+    return referee.take_logs()
