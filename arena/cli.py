@@ -88,8 +88,8 @@ _STOPPED_LINE = "arena.stopped_line"  # ctx.meta: the command's line for a stop,
 atexit.register(gc.freeze)
 
 # numpy's OpenBLAS starts a thread per core as it loads, and they spin for a while: 0.1 s of
-# CPU that the standings' import (`arena run` does it while the first bots start) took from
-# those bots (docs/performance.md). The arena's fits run on one BLAS thread anyway
+# CPU that the standings' import took from the first bots when it ran beside them
+# (docs/performance.md). The arena's fits run on one BLAS thread anyway
 # (arena.stats.ratings); a value the user set wins. Bots do not inherit it (their
 # environment is scrubbed).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -402,6 +402,9 @@ def run(
         if not outcome.interrupted:
             wrap_up(outcome)
     else:
+        # before the first bot takes a descriptor: an import that a short ``ulimit -n`` cut
+        # off midway leaves numpy broken for the rest of the run (it loads once a process)
+        (_import_the_standings if no_report else _import_the_end)()
         outcome = trio.run(
             lambda: run_league(
                 league,
@@ -413,7 +416,6 @@ def run(
                 transcripts=transcripts,
                 replay=frozenset(replay),
                 people=people,
-                prepare=_import_the_standings if no_report else _import_the_end,
                 finish=wrap_up,
             )
         )
@@ -483,14 +485,13 @@ def _check_module(bot: BotSpec, label: str, where: str = "", *, remote: bool = F
 
 
 def _import_the_standings() -> None:
-    """Import what the standings need (numpy among them) while the league's first bots
-    start."""
+    """Import what the standings need (numpy among them) before the league's bots start."""
     import arena.show.tables
     import arena.stats.ratings  # noqa: F401
 
 
 def _import_the_end() -> None:
-    """Import what the standings and the report need while the league's first bots start."""
+    """Import what the standings and the report need before the league's bots start."""
     _import_the_standings()
     import arena.show.html.report  # noqa: F401
 

@@ -194,7 +194,6 @@ def test_a_tight_hard_limit_is_never_a_verdict_against_a_bot(tmp_path: Path) -> 
     assert all(not s.verdicts for r in records for s in r.seats)
 
 
-@pytest.mark.slow  # flaky: at hard 64 a lazy numpy import can run out of descriptors midway
 def test_more_games_than_descriptors_allow_stop_with_a_clear_line_or_finish(
     tmp_path: Path,
 ) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import re
@@ -116,52 +115,21 @@ def test_no_process_is_dealt_one_seed_twice(
     assert processes_with(marker) == []
 
 
-def test_prepare_runs_while_the_bots_start_and_finish_after_the_games(
+def test_finish_gets_the_outcome_once_every_game_is_stored(
     tmp_path: Path, toy_engine: str, in_repo: Path
 ) -> None:
-    """``prepare`` runs while the league's first processes start (it sees them running
-    before any game is stored) and no game begins before it returns; ``finish`` gets the
-    outcome once every game is stored."""
     marker = f"m{uuid.uuid4().hex[:8]}"
     league = load(tmp_path, league_text(marker, rounds=1))
     out = tmp_path / "out"
     seen: list[str] = []
-
-    def prepare() -> None:
-        # the first two games' bots (a, b, c: two seats of two games at --jobs 2)
-        wait_until(lambda: len(processes_with(marker)) >= 3, "the first bots to start")
-        assert not (out / "games.jsonl").exists() or read_games(out) == []
-        seen.append("prepared")
 
     def finish(outcome: LeagueOutcome) -> None:
         seen.append(f"finished {outcome.played} {len(read_games(out))}")
 
-    outcome = trio.run(lambda: run_league(league, out, jobs=2, prepare=prepare, finish=finish))
-    assert seen == ["prepared", f"finished {outcome.scheduled} {outcome.scheduled}"]
+    outcome = trio.run(lambda: run_league(league, out, jobs=2, finish=finish))
+    assert seen == [f"finished {outcome.scheduled} {outcome.scheduled}"]
     assert outcome.played == outcome.scheduled == 3 * 2 + 3  # pairs x rotations, the 3-seat table
     assert processes_with(marker) == []
-
-
-def test_a_prepare_short_of_descriptors_is_not_the_leagues_failure(
-    tmp_path: Path, toy_engine: str, in_repo: Path
-) -> None:
-    """The bots' start-ups may take every descriptor a low ``ulimit -n`` allows while
-    ``prepare`` imports: the league plays on, and ``finish`` (which would import the same
-    modules) runs once the last bot process has ended."""
-    marker = f"m{uuid.uuid4().hex[:8]}"
-    league = load(tmp_path, league_text(marker, rounds=1))
-    out = tmp_path / "out"
-    seen: list[str] = []
-
-    def prepare() -> None:
-        raise OSError(errno.EMFILE, "Too many open files")
-
-    def finish(outcome: LeagueOutcome) -> None:
-        seen.append(f"finished {outcome.played} with {len(processes_with(marker))} bots")
-
-    outcome = trio.run(lambda: run_league(league, out, jobs=2, prepare=prepare, finish=finish))
-    assert outcome.played == outcome.scheduled == len(read_games(out)) == 3 * 2 + 3
-    assert seen == [f"finished {outcome.played} with 0 bots"]
 
 
 def test_resume_plays_only_missing_games(tmp_path: Path, toy_engine: str, in_repo: Path) -> None:

@@ -45,7 +45,6 @@ async def run_league(
     transcripts: bool = False,
     replay: frozenset[str] = frozenset(),
     people: PersonSeats | None = None,
-    prepare: Callable[[], None] | None = None,
     finish: Callable[[LeagueOutcome], None] | None = None,
     feed: FeedMaker | None = None,
     on_stored: Callable[[GameRecord], None] | None = None,
@@ -54,11 +53,6 @@ async def run_league(
     stop_signals: bool = True,
 ) -> LeagueOutcome:
     """Play every missing game of ``config`` into ``folder``; see the module docstring.
-
-    ``prepare``, when given, runs in a worker thread while the first bots start, when the
-    referee would only wait for them; no game begins before it returns. An
-    :class:`OSError` from it (the bots' start-ups took the descriptors) is not the league's
-    failure: ``finish`` then runs once every bot process has ended.
 
     ``finish``, when given, is called (in a worker thread) with the outcome of a run that
     was not stopped, once its games are stored and before this returns: what the caller
@@ -101,19 +95,15 @@ async def run_league(
         on_open=on_open,
     )
     driver = await trio.to_thread.run_sync(opening) if open_off_loop else opening()
-    run = _TablePlayer(driver, people, prepare)
+    run = _TablePlayer(driver, people)
     try:
         stops = trio.open_signal_receiver(*STOP_SIGNALS) if stop_signals else _no_signals()
         with stops as signals:
             async with hosting(spin_s=answer_spin(max(1, jobs))) as host:
                 await run.play(host, signals, max(1, jobs))
-                ending = None if run.outcome.interrupted else finish
-                if ending is not None and run.prepared_well:
+                if finish is not None and not run.outcome.interrupted:
                     host.close_all()  # the processes end in their own tasks meanwhile
-                    await trio.to_thread.run_sync(ending, run.outcome)
-                    ending = None
-            if ending is not None:  # ``prepare`` ran short of descriptors: the bots are gone now
-                await trio.to_thread.run_sync(ending, run.outcome)
+                    await trio.to_thread.run_sync(finish, run.outcome)
     finally:
         driver.close()
     return run.outcome
@@ -137,16 +127,12 @@ class _TablePlayer:
         self,
         driver: LeagueDriver,
         people: PersonSeats | None = None,
-        prepare: Callable[[], None] | None = None,
     ) -> None:
         self.driver = driver
         self.config = driver.config
         self.store = driver.store
         self.outcome = driver.outcome
         self.transcripts = driver.transcripts
-        self.prepare = prepare
-        self.prepared = trio.Event()  # games begin once ``prepare`` has returned
-        self.prepared_well = True  # False when ``prepare`` ran short of descriptors
         self.people = people
         self.running: list[GameSpec] = []  # the games in flight
         self.group_sync = GroupSync(self.store.sync)
@@ -158,7 +144,6 @@ class _TablePlayer:
         feed = self.driver.feed
         async with trio.open_nursery() as run:
             run.start_soon(self._watch_signals, signals, run.cancel_scope)
-            run.start_soon(self._prepare)
             async with trio.open_nursery() as games:  # ends when the last game is stored
                 slots = trio.Semaphore(jobs)
                 for block in self.driver.blocks():
@@ -193,22 +178,6 @@ class _TablePlayer:
             scope.cancel()
             return
 
-    async def _prepare(self) -> None:
-        """Run ``prepare`` beside the first bots' start-up, then let the games begin.
-
-        The bots starting meanwhile may take every descriptor the process may open (a low
-        ``ulimit -n``; the referee retries its own starts as games end). ``prepare`` only
-        does early what ``finish`` would do anyway, so an :class:`OSError` there is not the
-        league's failure: ``finish`` then runs after the last bot process has ended.
-        """
-        if self.prepare is not None:
-            try:
-                # a thread, not this loop: the bots' handshakes go on meanwhile
-                await trio.to_thread.run_sync(self.prepare)
-            except OSError:
-                self.prepared_well = False
-        self.prepared.set()
-
     async def _play_one(self, table: Table, spec: GameSpec, slots: trio.Semaphore) -> None:
         """Play one game and store it.
 
@@ -224,7 +193,6 @@ class _TablePlayer:
         (:meth:`~arena.league.results.ResultsDir.write_transcripts`; the slot waits for it).
         """
         try:
-            await self.prepared.wait()  # no game shares the interpreter with ``prepare``
             played = await table.play(spec)
             self.store.check_ready(played.readies())  # before its game is in the file
             record = played.record
