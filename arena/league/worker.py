@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import trio
-import trio.testing
 from distributed import WorkerPlugin, get_worker
 
 from arena.config import BotSpec, LeagueConfig
@@ -52,7 +51,7 @@ class PlayedBlock:
     worker: str
     records: list[GameRecord]
     transcripts: list[list[Transcript | None]]  # per game, per seat (with --transcripts)
-    logs: dict[str, bytes]  # stderr each bot wrote since the worker's last block
+    logs: dict[str, bytes]  # each bot's stderr read since the worker's last block
     readies: list[tuple[str, dict[str, Any]]]  # each bot process's ``ready``, per game
     disqualified: dict[str, str] = field(default_factory=dict)  # bot -> last start failure
     seconds: float = 0.0  # the block's wall time on the worker
@@ -228,10 +227,6 @@ class WorkerReferee:
                 self._blocks.discard(scope)
         if scope.cancelled_caught:
             raise ClusterError(f"worker {self.worker}: the league ended during a block")
-        # What the bots wrote to stderr before their last answers is in the pipes; a bot
-        # answering quickly is polled without a checkpoint (answer_spin), so the drains may
-        # not have run: let every task that can run do so, so that the block takes it along.
-        await trio.testing.wait_all_tasks_blocked()
         games_done = [game for game in played if game is not None]
         return PlayedBlock(
             worker=self.worker,
