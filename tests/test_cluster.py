@@ -40,7 +40,7 @@ from tests.test_trust import BOT_SCRIPT
 
 distributed = pytest.importorskip("distributed", reason="the Dask extra is not installed")
 
-from arena.league.worker import RefereePlugin  # noqa: E402  (needs Dask)
+from arena.league.worker import RefereePlugin, WorkerReferee  # noqa: E402  (needs Dask)
 
 TEAM = ("a", "b", "c")
 
@@ -573,6 +573,51 @@ def test_the_client_waits_a_bounded_time_for_the_workers_to_close(
     assert lines[0].startswith(f"playing on the Dask cluster at {scheduler}: ")
     assert lines[1:] == [
         "warning: the workers did not report their bots closed within 2 s: see the workers' logs"
+    ]
+    assert processes_with(marker) == []
+
+
+class SlowToCloseReferee(WorkerReferee):
+    """A worker's referee that closes its bots, then takes long to say so."""
+
+    def close(self) -> None:
+        super().close()
+        time.sleep(20)
+
+
+class SlowToClosePlugin(RefereePlugin):
+    async def setup(self, worker: Any) -> None:
+        await super().setup(worker)
+        assert self.referee is not None
+        self.referee.__class__ = SlowToCloseReferee
+
+
+def test_workers_slow_to_close_their_bots_cost_one_bounded_wait(
+    tmp_path: Path, in_repo: Path, scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Handing over the bots' last stderr and removing the plugin share one bound: a worker
+    stuck in closing is waited for once, with one warning."""
+    from arena.league import cluster, worker
+
+    monkeypatch.setattr(cluster, "CLOSE_TIMEOUT_S", 3, raising=False)
+    monkeypatch.setattr(worker, "RefereePlugin", SlowToClosePlugin)
+    marker = f"m{uuid.uuid4().hex[:8]}"
+    league = load(tmp_path, league_text(marker, rounds=1))
+    lines: list[str] = []
+    last_stored: list[float] = []
+    outcome = cluster.run_cluster_league(
+        league,
+        tmp_path / "out",
+        jobs=1,
+        scheduler=scheduler,
+        say=lines.append,
+        on_stored=lambda _: last_stored.append(time.monotonic()),
+    )
+    assert outcome.played == 9
+    # the bound (4 s) and at most 1 s more for the removal, not the bound twice
+    assert time.monotonic() - last_stored[-1] < 7
+    assert lines[1:] == [
+        "warning: the workers did not report their bots closed within 4 s: see the workers' logs"
     ]
     assert processes_with(marker) == []
 

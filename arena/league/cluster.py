@@ -289,8 +289,7 @@ class _DaskPlayer:
                     client.unsubscribe_topic(self.plugin)
                 if self.tasks:
                     client.cancel([future for future, _ in self.tasks.values()])
-                self._take_closing_logs(client)
-                self._remove_plugin(client)
+                self._close_workers(client)
         self.driver.finish({})  # (each block brings the bots disqualified on its worker)
 
     def _heard(self, event: tuple[float, tuple[str, bytes]]) -> None:
@@ -369,51 +368,55 @@ class _DaskPlayer:
         self.sizer.heard(played.seconds)
         self._store_block(played)
 
-    def _take_closing_logs(self, client: Client) -> None:
-        """Close every worker's bots (the same bounded wait as :meth:`_remove_plugin`'s) and
-        write what they said on stderr after the last block: their ``bye``, their last
-        words. A worker that cannot answer (gone, or its referee never started) is passed
-        over; removing the plugin closes its bots all the same."""
+    def _close_workers(self, client: Client) -> None:
+        """Have every worker close its bots and hand over their last stderr, then remove the
+        plugin; both within one bounded wait (:data:`CLOSE_TIMEOUT_S` and the bots'
+        ``bye_ms``), with one warning when the workers did not report within it."""
+        bound_s = CLOSE_TIMEOUT_S + max(bot.limits.bye_ms for bot in self.config.bots) / 1000
+        deadline = time.monotonic() + bound_s
+        closed = self._take_closing_logs(client, bound_s)
+        # the plugin's removal is sent even when the time is up (its wait then is short)
+        removed = self._remove_plugin(client, max(1.0, deadline - time.monotonic()))
+        if not (closed and removed) and self.say is not None:
+            self.say(
+                f"warning: the workers did not report their bots closed within "
+                f"{bound_s:g} s: see the workers' logs"
+            )
+
+    def _take_closing_logs(self, client: Client, bound_s: float) -> bool:
+        """Close every worker's bots and write what they said on stderr after the last
+        block: their last words at ``bye``. A worker that cannot answer (gone, or its
+        referee never started) is passed over: removing the plugin closes its bots all the
+        same. False when the workers did not answer within ``bound_s``."""
         from arena.league.worker import closing_logs
 
         try:
             answers: dict[str, Any] = client.sync(
-                client._run,
-                closing_logs,
-                self.plugin,
-                on_error="return",
-                callback_timeout=self._close_bound_s(),
+                client._run, closing_logs, self.plugin, on_error="return", callback_timeout=bound_s
             )
-        except (TimeoutError, OSError, ValueError):
-            return
+        except TimeoutError:  # (an OSError: first)
+            return False
+        except (ValueError, OSError):  # the scheduler is gone: so are the workers' bots
+            return True
         for _, logs in sorted(answers.items()):
             if isinstance(logs, dict):
                 for bot, data in logs.items():
                     self.logs[bot].write(data)
+        return True
 
-    def _close_bound_s(self) -> float:
-        """How long the workers may take to close their bots (plus the bots' ``bye_ms``)."""
-        return CLOSE_TIMEOUT_S + max(bot.limits.bye_ms for bot in self.config.bots) / 1000
-
-    def _remove_plugin(self, client: Client) -> None:
+    def _remove_plugin(self, client: Client, bound_s: float) -> bool:
         """Remove the plugin, which closes every pool on every worker (the pre-flight too, if
-        it still runs), and wait for the workers to say so: a bounded wait."""
+        it still runs), and wait for the workers to say so, at most ``bound_s``; False when
+        they did not."""
         try:
-            client.sync(
-                client._unregister_worker_plugin,
-                self.plugin,
-                callback_timeout=self._close_bound_s(),
-            )
+            client.sync(client._unregister_worker_plugin, self.plugin, callback_timeout=bound_s)
         except TimeoutError:  # (an OSError: first)
-            if self.say is not None:
-                self.say(
-                    f"warning: the workers did not report their bots closed within "
-                    f"{self._close_bound_s():g} s: see the workers' logs"
-                )
+            return False
         # ValueError: stopped before it was registered; OSError: the scheduler is gone (its
         # workers then close, and their plugins close the pools)
         except (ValueError, OSError):
             pass
+        return True
 
     def _check_preflight(self, client: Client) -> None:
         from arena.league.worker import cannot_start, preflight_failures, preflight_logs
