@@ -122,6 +122,12 @@ class ArenaGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             _stop(ctx)
+        except RuntimeError as exc:
+            # a Ctrl-C while a class is made (a dataclass field's __set_name__, as a module
+            # loads) comes wrapped in a RuntimeError
+            if _caused_by_ctrl_c(exc):
+                _stop(ctx)
+            raise
         except UserError as exc:
             click.echo(f"arena: error: {exc}", err=True)
             ctx.exit(2)
@@ -165,6 +171,16 @@ def _sigterm_as_ctrl_c() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _caused_by_ctrl_c(exc: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is among the causes of ``exc``."""
+    cause = exc.__cause__
+    while cause is not None:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        cause = cause.__cause__
+    return False
 
 
 def _stop(ctx: click.Context) -> NoReturn:

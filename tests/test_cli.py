@@ -318,6 +318,35 @@ def test_a_bot_of_the_league_without_games_is_named_in_a_note(
     assert "Never played: c" in (out / "report.html").read_text(encoding="utf-8")
 
 
+def test_a_ctrl_c_wrapped_by_python_while_a_module_loads_is_a_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Python 3.11 wraps an exception raised in ``__set_name__`` (a Ctrl-C while a
+    dataclass of a loading module is made) in a RuntimeError: still ``arena: stopped``."""
+    import engines
+
+    def interrupted(name: str) -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error calling __set_name__ on 'Field' instance") from exc
+
+    monkeypatch.setattr(engines, "get", interrupted)
+    result = CliRunner().invoke(main, ["engines"])
+    assert (result.exit_code, result.output) == (130, "arena: stopped\n")
+
+
+def test_a_runtime_error_that_is_not_a_stop_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    import engines
+
+    def broken(name: str) -> None:
+        raise RuntimeError("a real bug")
+
+    monkeypatch.setattr(engines, "get", broken)
+    result = CliRunner().invoke(main, ["engines"])
+    assert isinstance(result.exception, RuntimeError)
+
+
 def test_a_stopped_huge_league_counts_as_its_first_line() -> None:
     from arena.cli import _stopped_line
     from arena.league.driver import LeagueOutcome
