@@ -1,7 +1,8 @@
 """Building blocks of the engines' ``encoding.py`` modules (see :class:`engines.base.Encoding`).
 
-:class:`Layout` declares a tensor's named slices once; the encoder writes into a zeroed
-vector at their offsets, and :func:`slice_table` prints the layout as the Markdown table
+:class:`Layout` declares a tensor's named slices once (:class:`TurnLayout` begins with the
+seat, the seat to move and the phase, as every engine's does); the encoder writes into a
+zeroed vector at their offsets, and :func:`slice_table` prints the layout as the Markdown table
 each engine's README carries (a test compares them). :class:`ActionSpace` hands out
 consecutive id blocks, one per kind of action. :func:`frontier` ranks the empty cells next
 to a laid-out table, for games played on an unbounded grid.
@@ -10,6 +11,7 @@ to a laid-out table, for games played on an unbounded grid.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +40,28 @@ class Layout:
         return np.zeros(self.size, dtype=np.float32)
 
 
+class TurnLayout(Layout):
+    """A layout that begins as every engine's tensor begins: the observing seat, the seat
+    to move (both one-hot) and, where the game has ``phases``, the phase."""
+
+    def __init__(self, players: int, phases: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.phases = tuple(phases)
+        self.add("seat", players, "the observing seat (one-hot)")
+        self.add("to_move", players, "the seat to move (one-hot; all 0 once over)")
+        if self.phases:
+            self.add("phase", len(self.phases), "phase (one-hot: " + ", ".join(phases) + ")")
+
+    def begun(self, observation: Mapping[str, Any]) -> Vector:
+        """A zeroed vector with the seat, the seat to move and the phase written."""
+        out = self.zeros()
+        one_hot(out, self.offset["seat"], observation["seat"])
+        one_hot(out, self.offset["to_move"], observation["to_move"])
+        if self.phases:
+            one_hot(out, self.offset["phase"], self.phases.index(observation["phase"]))
+        return out
+
+
 class ActionSpace:
     """Consecutive blocks of action ids, one per kind of action: ``start[kind]`` is where
     a block begins; ``size`` is the number of ids handed out so far."""
@@ -54,6 +78,24 @@ class ActionSpace:
         self.blocks.append((kind, length, meaning))
         self.size += length
         return self.start[kind]
+
+
+class LaidOut:
+    """The attributes of :class:`engines.base.Encoding` an engine's encoding takes from its
+    action space and its tensor's layout (:meth:`lay_out`, once both are declared)."""
+
+    space: ActionSpace
+    layout: TurnLayout
+    num_actions: int
+    size: int
+    slices: list[tuple[str, int, str]]
+
+    def lay_out(self, space: ActionSpace, layout: TurnLayout) -> None:
+        self.space = space
+        self.num_actions = space.size
+        self.layout = layout
+        self.size = layout.size
+        self.slices = layout.slices
 
 
 def subset_code(items: Iterable[int], universe: Sequence[int]) -> int:

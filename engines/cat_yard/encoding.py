@@ -22,7 +22,7 @@ from engines.cat_yard.rules import (
     YARD_SLOTS,
     Phase,
 )
-from engines.encodingkit import ActionSpace, Layout, Vector, one_hot, subset_code
+from engines.encodingkit import ActionSpace, LaidOut, TurnLayout, Vector, one_hot, subset_code
 
 CARDS = len(BAIT_IDS)  # bait card ids 1..55
 TILES = len(CAT_IDS)  # cat tile ids 1..32
@@ -35,7 +35,7 @@ FIELD_LIST = tuple(range(FIELDS))
 _SIMPLE = ("gather", "reveal", "stop", "accept_dog", "done", "end_turn")
 
 
-class CatYardEncoding:
+class CatYardEncoding(LaidOut):
     """The numbering and tensor of a Cat Yard table of ``players``."""
 
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
@@ -54,14 +54,9 @@ class CatYardEncoding:
         space.add(
             "lure", lures, "lure slot s paying fields F with wild cats W: (s * 16 + F) * 16 + W"
         )
-        self.space = space
-        self.num_actions = space.size
 
-        layout = Layout()
         p = players
-        layout.add("seat", p, "the observing seat (one-hot)")
-        layout.add("to_move", p, "the seat to move (one-hot; all 0 once over)")
-        layout.add("phase", len(PHASES), "phase (one-hot: " + ", ".join(PHASES) + ")")
+        layout = TurnLayout(p, PHASES)
         layout.add("main_action", len(MAIN_ACTIONS), "main action this turn (none, gather, lure)")
         layout.add(
             "scalars",
@@ -87,9 +82,7 @@ class CatYardEncoding:
         layout.add("pending_dog", 1, "a dog waits for accept_dog or ignore_dog")
         layout.add("drawn", SYMBOLS + 1, "the card being placed by a draw: present, its symbols")
         layout.add("swapped_with", CUSHIONS, "positions swapped with this turn")
-        self.layout = layout
-        self.size = layout.size
-        self.slices = layout.slices
+        self.lay_out(space, layout)
 
     def action_id(self, observation: Mapping[str, Any], action: Action) -> int:
         start = self.space.start
@@ -115,10 +108,7 @@ class CatYardEncoding:
 
     def tensor(self, observation: Mapping[str, Any]) -> Vector:
         at = self.layout.offset
-        out = self.layout.zeros()
-        one_hot(out, at["seat"], observation["seat"])
-        one_hot(out, at["to_move"], observation["to_move"])
-        one_hot(out, at["phase"], PHASES.index(observation["phase"]))
+        out = self.layout.begun(observation)
         one_hot(out, at["main_action"], MAIN_ACTIONS.index(observation["main_action"]))
         top = observation["cat_stack_top_points"]
         out[at["scalars"] : at["scalars"] + 6] = (

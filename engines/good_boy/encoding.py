@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.base import Action
-from engines.encodingkit import ActionSpace, Layout, Vector, one_hot
+from engines.encodingkit import ActionSpace, LaidOut, TurnLayout, Vector
 from engines.good_boy.data import DICE, TOKENS_PER_KIND
 from engines.good_boy.rules import BOARDS, DOGS, KIND_INDEX, KINDS, SYMBOL_NAMES, Phase
 
@@ -21,7 +21,7 @@ FACES = max(len(die) for die in DICE)
 _SIMPLE = ("roll", "stop", "done")
 
 
-class GoodBoyEncoding:
+class GoodBoyEncoding(LaidOut):
     """The numbering and tensor of a Good Boy table of ``players``."""
 
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
@@ -38,13 +38,8 @@ class GoodBoyEncoding:
         )
         space.add("assign", NK * BOARDS, "assign item k to board b: k * 3 + b")
         space.add("claim", BOARDS, "claim board b")
-        self.space = space
-        self.num_actions = space.size
 
-        layout = Layout()
-        layout.add("seat", p, "the observing seat (one-hot)")
-        layout.add("to_move", p, "the seat to move (one-hot; all 0 once over)")
-        layout.add("phase", len(PHASES), "phase (one-hot: " + ", ".join(PHASES) + ")")
+        layout = TurnLayout(p, PHASES)
         layout.add(
             "scalars",
             5,
@@ -62,9 +57,7 @@ class GoodBoyEncoding:
         layout.add("last_roll", len(DICE) * FACES, "per die: the face just rolled (one-hot)")
         layout.add("pending", NK + 1, "symbols still to resolve, per kind and 'any' (counts)")
         layout.add("pending_head", NK + 1, "the symbol being resolved now (one-hot)")
-        self.layout = layout
-        self.size = layout.size
-        self.slices = layout.slices
+        self.lay_out(space, layout)
 
     def action_id(self, observation: Mapping[str, Any], action: Action) -> int:
         start = self.space.start
@@ -86,10 +79,7 @@ class GoodBoyEncoding:
 
     def tensor(self, observation: Mapping[str, Any]) -> Vector:
         at = self.layout.offset
-        out = self.layout.zeros()
-        one_hot(out, at["seat"], observation["seat"])
-        one_hot(out, at["to_move"], observation["to_move"])
-        one_hot(out, at["phase"], PHASES.index(observation["phase"]))
+        out = self.layout.begun(observation)
         out[at["scalars"] : at["scalars"] + 5] = (
             observation["round"] / self.max_rounds,
             observation["target_points"] / 78,

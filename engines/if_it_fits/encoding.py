@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.base import Action
-from engines.encodingkit import ActionSpace, Layout, Vector, frontier, one_hot
+from engines.encodingkit import ActionSpace, LaidOut, TurnLayout, Vector, frontier
 from engines.if_it_fits import data
 from engines.if_it_fits.geometry import rotate
 from engines.if_it_fits.rules import (
@@ -44,7 +44,7 @@ def _owner(card: str) -> int | None:
     return int(card[1 : card.index("-")]) if KINDS[INDEX[card]] == data.CAT else None
 
 
-class IfItFitsEncoding:
+class IfItFitsEncoding(LaidOut):
     """The numbering and tensor of an If It Fits table of ``players``."""
 
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
@@ -63,16 +63,11 @@ class IfItFitsEncoding:
         )
         space.add("sleeping_cat", f, "sleeping_cat on the frontier slot of rank r")
         space.add("place_cat", 2, "place_cat on the West, East seam of the card just placed")
-        self.space = space
-        self.num_actions = space.size
         self._memo: tuple[Mapping[str, Any] | None, dict[tuple[int, int], int]] = (None, {})
         self._made: dict[tuple[str, int], tuple[float, ...]] = {}
 
         self.entry = entry = 4 + len(CARD_KINDS) + 4 + len(data.TOY_KINDS) + 2 + p
-        layout = Layout()
-        layout.add("seat", p, "the observing seat (one-hot)")
-        layout.add("to_move", p, "the seat to move (one-hot; all 0 once over)")
-        layout.add("phase", len(PHASES), "phase (one-hot: " + ", ".join(PHASES) + ")")
+        layout = TurnLayout(p, PHASES)
         layout.add("options", 3, "tie_rule is none_score, edge_matching, short_deck")
         layout.add("counts", 2, "deck size / 80, removed / 24")
         layout.add("hand", CARDS, "own hand (data.CARDS order)")
@@ -99,9 +94,7 @@ class IfItFitsEncoding:
             PRINCESSES * 3,
             "per Princess on a seam (sorted by seam): present, x / 50, y / 50",
         )
-        self.layout = layout
-        self.size = layout.size
-        self.slices = layout.slices
+        self.lay_out(space, layout)
 
     def _ranks(self, observation: Mapping[str, Any]) -> dict[tuple[int, int], int]:
         """The frontier's ranks for this observation (kept for its next actions)."""
@@ -133,10 +126,7 @@ class IfItFitsEncoding:
 
     def tensor(self, observation: Mapping[str, Any]) -> Vector:
         at = self.layout.offset
-        out = self.layout.zeros()
-        one_hot(out, at["seat"], observation["seat"])
-        one_hot(out, at["to_move"], observation["to_move"])
-        one_hot(out, at["phase"], PHASES.index(observation["phase"]))
+        out = self.layout.begun(observation)
         options = observation["options"]
         out[at["options"] : at["options"] + 3] = (
             float(options["tie_rule"] == "none_score"),

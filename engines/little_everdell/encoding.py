@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.base import Action
-from engines.encodingkit import ActionSpace, Layout, Vector, one_hot
+from engines.encodingkit import ActionSpace, LaidOut, TurnLayout, Vector, one_hot
 from engines.little_everdell import _automa
 from engines.little_everdell.data import (
     ALL_UIDS,
@@ -35,7 +35,7 @@ KINDS = tuple(PENDING_NAMES.values())
 FACES = 6
 
 
-class LittleEverdellEncoding:
+class LittleEverdellEncoding(LaidOut):
     """The numbering and tensor of a My Lil' Everdell table of ``players`` bots."""
 
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
@@ -50,12 +50,8 @@ class LittleEverdellEncoding:
         space.add("choose_resource", len(RESOURCES), "choose berry, twig, resin")
         space.add("copy_die", MAX_DICE, "copy die i: i - 1")
         space.add("activate_green", CARDS, "activate own green card u (data.ALL_UIDS order)")
-        self.space = space
-        self.num_actions = space.size
 
-        layout = Layout()
-        layout.add("seat", p, "the observing seat (one-hot)")
-        layout.add("to_move", p, "the seat to move (one-hot; all 0 once over)")
+        layout = TurnLayout(p)
         layout.add(
             "pending", len(KINDS), "the pending decision (one-hot: " + ", ".join(KINDS) + ")"
         )
@@ -79,9 +75,7 @@ class LittleEverdellEncoding:
         layout.add("red_used", n * CARDS, "per participant: red cards used this round (by uid)")
         layout.add("friends_left", n, "per participant: workers left / 3")
         layout.add("points", n, "per participant: points if the game ended now / 50")
-        self.layout = layout
-        self.size = layout.size
-        self.slices = layout.slices
+        self.lay_out(space, layout)
 
     def action_id(self, observation: Mapping[str, Any], action: Action) -> int:
         start = self.space.start
@@ -107,10 +101,8 @@ class LittleEverdellEncoding:
 
     def tensor(self, observation: Mapping[str, Any]) -> Vector:
         at = self.layout.offset
-        out = self.layout.zeros()
+        out = self.layout.begun(observation)
         n = self.participants
-        one_hot(out, at["seat"], observation["seat"])
-        one_hot(out, at["to_move"], observation["to_move"])
         pending = observation["pending"]
         if pending is not None:
             one_hot(out, at["pending"], KINDS.index(pending["kind"]))

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.base import Action
-from engines.encodingkit import ActionSpace, Layout, Vector, frontier, one_hot
+from engines.encodingkit import ActionSpace, LaidOut, TurnLayout, Vector, frontier
 from engines.space_five.rules import (
     CODE_OF,
     COPIES,
@@ -33,7 +33,7 @@ _SIMPLE = ("exchange", "done", "exchange_confirm", "bonus_stop")
 _SOURCES = ("stack", "discard_pile")
 
 
-class SpaceFiveEncoding:
+class SpaceFiveEncoding(LaidOut):
     """The numbering and tensor of a Space Five table of ``players``."""
 
     def __init__(self, players: int, options: Mapping[str, Any]) -> None:
@@ -47,14 +47,9 @@ class SpaceFiveEncoding:
         space.add("bonus_hand", CODES, "bonus_discard of hand code c")
         space.add("bonus_other", len(_SOURCES), "bonus_discard from the stack, the discard pile")
         space.add("solo_discard", CODES, "solo_discard code c")
-        self.space = space
-        self.num_actions = space.size
         self._memo: tuple[Mapping[str, Any] | None, dict[tuple[int, int], int]] = (None, {})
 
-        layout = Layout()
-        layout.add("seat", p, "the observing seat (one-hot)")
-        layout.add("to_move", p, "the seat to move (one-hot; all 0 once over)")
-        layout.add("phase", len(PHASES), "phase (one-hot: " + ", ".join(PHASES) + ")")
+        layout = TurnLayout(p, PHASES)
         layout.add(
             "scalars",
             5,
@@ -79,9 +74,7 @@ class SpaceFiveEncoding:
             "per layout entry in laid order: present, x / 50, "
             "y / 50, laid this turn, code (one-hot)",
         )
-        self.layout = layout
-        self.size = layout.size
-        self.slices = layout.slices
+        self.lay_out(space, layout)
 
     def _ranks(self, observation: Mapping[str, Any]) -> dict[tuple[int, int], int]:
         """The frontier's ranks for this observation (kept for its next actions)."""
@@ -112,11 +105,8 @@ class SpaceFiveEncoding:
 
     def tensor(self, observation: Mapping[str, Any]) -> Vector:
         at = self.layout.offset
-        out = self.layout.zeros()
+        out = self.layout.begun(observation)
         p = self.players
-        one_hot(out, at["seat"], observation["seat"])
-        one_hot(out, at["to_move"], observation["to_move"])
-        one_hot(out, at["phase"], PHASES.index(observation["phase"]))
         out[at["scalars"] : at["scalars"] + 5] = (
             observation["round"] / observation["rounds"],
             observation["rounds"] / 20,
