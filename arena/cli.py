@@ -217,6 +217,13 @@ _workers_option = click.option(
     help="Play on a local Dask cluster of N worker processes, --jobs games at once on each "
     "(docs/scaling.md).",
 )
+_scheduler_option = click.option(
+    "--scheduler",
+    envvar="ARENA_SCHEDULER",
+    default=None,
+    metavar="ADDRESS",
+    help="Play on the running Dask cluster at ADDRESS (env ARENA_SCHEDULER).",
+)
 
 
 @main.command(short_help="Play or resume a league; print its standings.")
@@ -250,13 +257,7 @@ _workers_option = click.option(
     "--no-report", is_flag=True, help="Do not write the HTML report (FOLDER/report.html)."
 )
 @_workers_option
-@click.option(
-    "--scheduler",
-    envvar="ARENA_SCHEDULER",
-    default=None,
-    metavar="ADDRESS",
-    help="Play on the running Dask cluster at ADDRESS (env ARENA_SCHEDULER).",
-)
+@_scheduler_option
 @click.pass_context
 def run(
     ctx: click.Context,
@@ -548,13 +549,7 @@ def _resume_command(
 )
 @_jobs_option
 @_workers_option
-@click.option(
-    "--scheduler",
-    envvar="ARENA_SCHEDULER",
-    default=None,
-    metavar="ADDRESS",
-    help="Play on the running Dask cluster at ADDRESS.",
-)
+@_scheduler_option
 @click.option("--fresh", is_flag=True, help="Discard the folder's earlier tune and start again.")
 def tune(
     tune_file: str,
